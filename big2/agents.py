@@ -1,0 +1,58 @@
+"""Baseline players. An agent has ``act(view, legal_moves) -> move``.
+
+>>> from big2.game import Game
+>>> game = Game(seed=1)
+>>> agents = [GreedyAgent(), RandomAgent(seed=0), GreedyAgent(), RandomAgent(seed=1)]
+>>> while not game.is_over:
+...     seat = game.turn
+...     game.play(agents[seat].act(game.view(seat), game.legal_moves()))
+>>> sum(game.scores())
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from big2.board import Seed, make_rng
+from big2.game import View
+from big2.hand_ranking import HandRanking
+
+
+class Agent(Protocol):
+    """Anything that picks one of the legal moves from a seat's view."""
+
+    def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking: ...
+
+
+class RandomAgent:
+    """Picks uniformly among the legal moves (PASS included when allowed)."""
+
+    def __init__(self, seed: Seed = None) -> None:
+        self.rng = make_rng(seed)
+
+    def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
+        return self.rng.choice(legal_moves)
+
+    def __repr__(self) -> str:
+        return "RandomAgent()"
+
+
+class GreedyAgent:
+    """Plays the weakest legal combination; when leading, the weakest of the longest size.
+
+    Passes only when it has no combination to play.
+    """
+
+    def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
+        plays = [m for m in legal_moves if m]
+        if not plays:
+            return legal_moves[0]
+        if view.table is None:
+            longest = max(m.size for m in plays)
+            return next(m for m in plays if m.size == longest)
+        return plays[0]
+
+    def __repr__(self) -> str:
+        return "GreedyAgent()"

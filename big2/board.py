@@ -1,0 +1,125 @@
+"""Dealing: a :class:`Board` holds the four hands at the start of a game.
+
+>>> board = Board(seed=7)
+>>> [h.bit_count() for h in board.hands], board.first_seat == board.holder(0)
+([13, 13, 13, 13], True)
+>>> Board(fixed={0: "3D 2S"}, seed=1).hands[0] & 1 == 1
+True
+>>> Board(fixed={5: "3D"})
+Traceback (most recent call last):
+...
+ValueError: unknown seat 5 in fixed cards; expected a seat in 0..3
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from big2 import cards as C
+from big2.rules import STANDARD, Rules
+
+N_SEATS = 4
+HAND_SIZE = 13
+
+Seed = int | random.Random | None
+
+
+def make_rng(seed: Seed) -> random.Random:
+    """A ``random.Random`` from a seed, an existing generator (used as is), or None (fresh)."""
+    if isinstance(seed, random.Random):
+        return seed
+    if seed is None or isinstance(seed, int):
+        return random.Random(seed)
+    raise TypeError(f"seed must be an int, a random.Random or None, got {type(seed).__name__}")
+
+
+class Board:
+    """The deal: four 13-card hands as masks.
+
+    Args:
+        rules: the variant (kept for the game built from this board).
+        seed: an int, a ``random.Random`` (advanced by the deal) or None.
+        fixed: seat -> cards (mask or text) that seat must hold; the rest of the deck
+            is dealt at random. Duplicated cards, more than 13 cards for a seat or an
+            unknown seat raise :class:`ValueError` saying which.
+    """
+
+    __slots__ = ("hands", "rules")
+
+    def __init__(
+        self,
+        rules: Rules = STANDARD,
+        seed: Seed = None,
+        fixed: Mapping[int, int | str] | None = None,
+    ) -> None:
+        rng = make_rng(seed)
+        hands = _check_fixed(fixed or {})
+        rest = [i for i in range(C.N_CARDS) if not (sum(hands) >> i) & 1]
+        rng.shuffle(rest)
+        for seat in range(N_SEATS):
+            need = HAND_SIZE - hands[seat].bit_count()
+            hands[seat] |= sum(1 << i for i in rest[:need])
+            del rest[:need]
+        self.rules = rules
+        self.hands: tuple[int, ...] = tuple(hands)
+
+    @classmethod
+    def from_hands(
+        cls, hands: list[int | str] | tuple[int | str, ...], rules: Rules = STANDARD
+    ) -> Board:
+        """A board with all four hands given (13 cards each, the whole deck).
+
+        >>> from big2.cards import parse_cards
+        >>> Board.from_hands(["3D", "", "", ""])
+        Traceback (most recent call last):
+        ...
+        ValueError: from_hands needs 13 cards per seat; seat 0 holds 1, seat 1 holds 0, ...
+        """
+        if len(hands) != N_SEATS:
+            raise ValueError(f"from_hands needs {N_SEATS} hands, got {len(hands)}")
+        masks = _check_fixed(dict(enumerate(hands)))
+        if any(m.bit_count() != HAND_SIZE for m in masks):
+            counts = ", ".join(f"seat {s} holds {m.bit_count()}" for s, m in enumerate(masks))
+            raise ValueError(f"from_hands needs {HAND_SIZE} cards per seat; {counts}")
+        return cls(rules, seed=0, fixed=dict(enumerate(masks)))
+
+    def holder(self, card: int) -> int:
+        """The seat holding card index ``card``."""
+        return next(s for s, h in enumerate(self.hands) if h >> card & 1)
+
+    @property
+    def first_seat(self) -> int:
+        """The seat holding 3♦, who starts."""
+        return self.holder(0)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.hands == other.hands and self.rules == other.rules
+
+    def __hash__(self) -> int:
+        return hash((self.hands, self.rules))
+
+    def __repr__(self) -> str:
+        hands = ", ".join(repr(C.format_cards(h)) for h in self.hands)
+        return f"Board.from_hands([{hands}])"
+
+
+def _check_fixed(fixed: Mapping[int, int | str]) -> list[int]:
+    """The fixed cards as four masks, after checking seats, sizes and overlaps."""
+    hands = [0] * N_SEATS
+    for seat, given in fixed.items():
+        if not isinstance(seat, int) or not 0 <= seat < N_SEATS:
+            raise ValueError(f"unknown seat {seat!r} in fixed cards; expected a seat in 0..3")
+        mask = C.parse_cards(given) if isinstance(given, str) else C.check_mask(given)
+        if mask.bit_count() > HAND_SIZE:
+            raise ValueError(
+                f"seat {seat} is given {mask.bit_count()} cards; a seat holds at most {HAND_SIZE}"
+            )
+        for other, held in enumerate(hands):
+            if held & mask:
+                both = C.format_cards(held & mask)
+                raise ValueError(f"card(s) {both} given to both seat {other} and seat {seat}")
+        hands[seat] = mask
+    return hands

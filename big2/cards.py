@@ -1,0 +1,146 @@
+"""Cards as bits.
+
+A card is an index ``4 * rank + suit`` with ranks ``3456789TJQKA2`` (rank 0 is ``3``,
+rank 12 is ``2``) and suits ``DCHS`` (diamonds lowest, spades highest), so index
+order is strength order: 3♦ is 0 and 2♠ is 51. A set of cards is a plain ``int``
+with bit ``index`` set for each card (a 52-bit mask), as python-chess does with
+squares. Text only appears at the edges: :func:`parse_cards` and :func:`format_cards`.
+
+>>> hand = parse_cards("3d 10h 2♠")
+>>> format_cards(hand)
+'3D TH 2S'
+>>> hand.bit_count(), highest(hand)
+(3, 51)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+RANKS = "3456789TJQKA2"
+SUITS = "DCHS"
+SUIT_SYMBOLS = "♦♣♥♠"
+N_RANKS = 13
+N_SUITS = 4
+N_CARDS = 52
+DECK = (1 << N_CARDS) - 1
+THREE_OF_DIAMONDS = 1  # the mask of 3D, bit 0
+
+_RANK_OF_CHAR = {c: i for i, c in enumerate(RANKS)}
+_SUIT_OF_CHAR = {c: i for i, c in enumerate(SUITS)} | {s: i for i, s in enumerate(SUIT_SYMBOLS)}
+_NAMES = tuple(r + s for r in RANKS for s in SUITS)
+
+
+def card_index(rank: int, suit: int) -> int:
+    """The index of the card of ``rank`` (0 = ``3`` .. 12 = ``2``) and ``suit`` (0 = D .. 3 = S).
+
+    >>> card_index(12, 3)
+    51
+    """
+    return 4 * rank + suit
+
+
+def rank_of(index: int) -> int:
+    """The rank (0 = ``3`` .. 12 = ``2``) of a card index."""
+    return index >> 2
+
+
+def suit_of(index: int) -> int:
+    """The suit (0 = D .. 3 = S) of a card index."""
+    return index & 3
+
+
+def card_name(index: int) -> str:
+    """The text of one card.
+
+    >>> card_name(0), card_name(51)
+    ('3D', '2S')
+    """
+    if not 0 <= index < N_CARDS:
+        raise ValueError(f"card index {index} is out of range; expected 0..51")
+    return _NAMES[index]
+
+
+def parse_card(token: str) -> int:
+    """The index of one card written as rank then suit: ``3D``, ``th``, ``10♥``.
+
+    >>> parse_card("10h")
+    30
+    """
+    text = token.strip().upper()
+    rank_text, suit_text = text[:-1], text[-1:]
+    if rank_text == "10":
+        rank_text = "T"
+    rank = _RANK_OF_CHAR.get(rank_text)
+    suit = _SUIT_OF_CHAR.get(suit_text)
+    if rank is None or suit is None or len(rank_text) != 1:
+        raise ValueError(
+            f"bad card {token!r}: expected a rank of {RANKS} (or 10) followed by a suit "
+            f"of {SUITS} or {SUIT_SYMBOLS}, e.g. '3D' or 'T♠'"
+        )
+    return card_index(rank, suit)
+
+
+def parse_cards(text: str) -> int:
+    """The mask of the cards in ``text``, separated by spaces or commas.
+
+    Case-insensitive; ``10`` is accepted for ``T`` and ``♦♣♥♠`` for the suits.
+    A malformed token or a card written twice raises :class:`ValueError` naming it.
+
+    >>> parse_cards("3D 3C") == 0b11
+    True
+    >>> parse_cards("3D 1X")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad card '1X': expected a rank of 3456789TJQKA2 (or 10) followed by a suit ...
+    """
+    mask = 0
+    for token in text.replace(",", " ").split():
+        bit = 1 << parse_card(token)
+        if mask & bit:
+            raise ValueError(f"card {token!r} appears twice in {text!r}")
+        mask |= bit
+    return mask
+
+
+def format_cards(mask: int, symbols: bool = False) -> str:
+    """The text of a mask, weakest card first (``symbols`` writes suits as ``♦♣♥♠``).
+
+    >>> format_cards(parse_cards("2s 3d"))
+    '3D 2S'
+    >>> format_cards(parse_cards("2s 3d"), symbols=True)
+    '3♦ 2♠'
+    """
+    check_mask(mask)
+    if symbols:
+        return " ".join(RANKS[i >> 2] + SUIT_SYMBOLS[i & 3] for i in iter_cards(mask))
+    return " ".join(_NAMES[i] for i in iter_cards(mask))
+
+
+def check_mask(mask: int) -> int:
+    """Return ``mask`` if it is a valid set of cards, else raise :class:`ValueError`."""
+    if not isinstance(mask, int) or mask < 0 or mask > DECK:
+        raise ValueError(f"{mask!r} is not a card mask; expected an int in 0..2**52-1")
+    return mask
+
+
+def iter_cards(mask: int) -> Iterator[int]:
+    """The card indices in ``mask``, weakest first.
+
+    >>> list(iter_cards(0b1001))
+    [0, 3]
+    """
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def highest(mask: int) -> int:
+    """The index of the strongest card in a non-empty mask."""
+    return mask.bit_length() - 1
+
+
+def rank_mask(mask: int, rank: int) -> int:
+    """The 4-bit suit mask of ``rank`` in ``mask`` (bit ``suit`` set per card held)."""
+    return (mask >> (4 * rank)) & 15

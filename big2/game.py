@@ -1,0 +1,274 @@
+"""The game state machine: turns, passes, trick resets, the end and the scores.
+
+>>> game = Game(seed=0)
+>>> game.turn == game.board.first_seat, game.table is None
+(True, True)
+>>> all(m.cards & 1 for m in game.legal_moves())  # the first play contains 3D
+True
+>>> while not game.is_over:
+...     game.play(game.legal_moves()[0])
+>>> game.winner, sum(game.scores())
+(3, 0)
+>>> Game.replay(game.log).hands == game.hands
+True
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from big2 import cards as C
+from big2.board import N_SEATS, Board, Seed
+from big2.hand_ranking import PASS, HandRanking, all_combinations_in, catalog
+from big2.log import GameLog, LogEntry
+from big2.rules import STANDARD, Rules
+
+Moves = tuple[HandRanking, ...]
+
+
+class IllegalMove(ValueError):
+    """A move that is not legal now; the game is left unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What ``seat`` may see: its own hand and public information, never others' cards.
+
+    ``played[s]`` is the mask of cards seat ``s`` has played; ``history`` the public
+    moves in order; ``cards_left[s]`` each seat's hand size.
+    """
+
+    seat: int
+    hand: int
+    turn: int
+    table: HandRanking | None
+    table_seat: int | None
+    passes: int
+    cards_left: tuple[int, ...]
+    played: tuple[int, ...]
+    history: tuple[LogEntry, ...]
+    rules: Rules
+
+    @property
+    def leading(self) -> bool:
+        """Whether this seat is to act on an empty table."""
+        return self.turn == self.seat and self.table is None
+
+    @property
+    def unseen(self) -> int:
+        """Cards this seat has not seen: not in its hand and not played."""
+        return (
+            C.DECK
+            & ~self.hand
+            & ~(self.played[0] | self.played[1] | self.played[2] | self.played[3])
+        )
+
+    def relative(self, seat: int) -> int:
+        """``seat`` relative to this view's seat: 0 me, 1 next, 2 across, 3 previous."""
+        return (seat - self.seat) % N_SEATS
+
+
+class Game:
+    """A game of Big Two from a deal to its end.
+
+    ``turn`` is the seat to act (after the end: the winner), ``table`` the combination
+    to beat (None when leading), ``legal_moves()`` the moves of ``turn`` (PASS last,
+    when allowed) and ``play(move)`` makes one; ``log`` records every move.
+    """
+
+    def __init__(
+        self,
+        rules: Rules = STANDARD,
+        seed: Seed = None,
+        fixed: Mapping[int, int | str] | None = None,
+    ) -> None:
+        self._start(Board(rules, seed, fixed))
+
+    @classmethod
+    def from_board(cls, board: Board) -> Game:
+        """A new game on ``board``'s deal."""
+        game = cls.__new__(cls)
+        game._start(board)
+        return game
+
+    @classmethod
+    def replay(cls, log: GameLog) -> Game:
+        """The game that ``log`` records, with every move re-checked.
+
+        A move that is not legal, or made out of turn, raises :class:`IllegalMove`.
+        """
+        game = cls.from_board(Board.from_hands(log.deal, log.rules))
+        for number, entry in enumerate(log.moves[len(game.log.moves) :], len(game.log.moves)):
+            if entry.seat != game.turn:
+                raise IllegalMove(
+                    f"log move {number} is by seat {entry.seat}, but seat {game.turn} is to act"
+                )
+            game.play(entry.move)
+        return game
+
+    def _start(self, board: Board) -> None:
+        self.board = board
+        self.rules = board.rules
+        self._hands = list(board.hands)
+        self._played = [0] * N_SEATS
+        self._catalog = catalog(board.rules)
+        # per seat: every combination in its hand (catalog order) and their indices
+        self._combos = [all_combinations_in(h, board.rules) for h in board.hands]
+        self._indices = [[c.index for c in combos] for combos in self._combos]
+        self._legal: Moves | None = None
+        self._locked = 0  # seats locked out of the trick by a pass (rules.pass_locks_out)
+        self._opening = board.rules.opening == "contains_3d"
+        self.turn = board.first_seat
+        self.table: HandRanking | None = None
+        self.table_seat: int | None = None
+        self.passes = 0
+        self.winner: int | None = None
+        self.log = GameLog(board.rules, board.hands)
+        if board.rules.opening == "auto_3d":
+            self.play(self._catalog.by_cards[C.THREE_OF_DIAMONDS])
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        """The four hands, as masks."""
+        return tuple(self._hands)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a seat has gone out."""
+        return self.winner is not None
+
+    def legal_moves(self) -> Moves:
+        """The moves ``turn`` may make: combinations in catalog order, then PASS if allowed.
+
+        Empty once the game is over.
+        """
+        if self._legal is None:
+            self._legal = self._generate()
+        return self._legal
+
+    def _generate(self) -> Moves:
+        if self.winner is not None:
+            return ()
+        seat, table = self.turn, self.table
+        combos = self._combos[seat]
+        if table is None:
+            if self._opening:
+                return tuple(m for m in combos if m.cards & C.THREE_OF_DIAMONDS)
+            return tuple(combos)
+        if self._locked >> seat & 1:
+            return (PASS,)
+        # catalog order is size-major and strength-sorted: what beats the table is a range
+        indices, cat = self._indices[seat], self._catalog
+        lo = bisect_left(indices, cat.beaten_from(table))
+        hi = bisect_left(indices, cat.size_end(table.size), lo)
+        return (*combos[lo:hi], PASS)
+
+    def scores(self) -> tuple[int, ...]:
+        """Final scores: losers pay their penalty to the winner; they sum to zero."""
+        if self.winner is None:
+            raise ValueError("the game is not over; scores exist only after a seat goes out")
+        penalties = [self.rules.penalty(h.bit_count()) for h in self._hands]
+        return tuple(sum(penalties) if s == self.winner else -p for s, p in enumerate(penalties))
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see now."""
+        if not 0 <= seat < N_SEATS:
+            raise ValueError(f"unknown seat {seat!r}; expected 0..3")
+        return View(
+            seat,
+            self._hands[seat],
+            self.turn,
+            self.table,
+            self.table_seat,
+            self.passes,
+            tuple(h.bit_count() for h in self._hands),
+            tuple(self._played),
+            tuple(self.log.moves),
+            self.rules,
+        )
+
+    # ------------------------------------------------------------------ moves
+
+    def play(self, move: HandRanking) -> None:
+        """Make ``move`` for the seat to act.
+
+        Raises :class:`IllegalMove` (a ``ValueError``), naming the move and the table,
+        if it is not in :meth:`legal_moves`; the game is then unchanged.
+        """
+        if move not in self.legal_moves():
+            raise IllegalMove(self._why_illegal(move))
+        seat = self.turn
+        self.log.moves.append(LogEntry(seat, move, self.table))
+        self._legal = None
+        if move:
+            self._take(seat, move)
+        else:
+            self._pass(seat)
+
+    def _take(self, seat: int, move: HandRanking) -> None:
+        hand = self._hands[seat] ^ move.cards
+        self._hands[seat] = hand
+        self._played[seat] |= move.cards
+        combos = [c for c in self._combos[seat] if not c.cards & move.cards]
+        self._combos[seat] = combos
+        self._indices[seat] = [c.index for c in combos]
+        self.table, self.table_seat = move, seat
+        self.passes = self._locked = 0
+        self._opening = False
+        if hand:
+            self.turn = (seat + 1) % N_SEATS
+        else:
+            self.winner = seat
+
+    def _pass(self, seat: int) -> None:
+        self.passes += 1
+        self._locked |= 1 << seat
+        if self.passes == N_SEATS - 1:
+            assert self.table_seat is not None
+            self.table, self.turn = None, self.table_seat
+            self.passes = self._locked = 0
+        else:
+            self.turn = (seat + 1) % N_SEATS
+
+    def _why_illegal(self, move: object) -> str:
+        table = "an empty table" if self.table is None else f"the table {self.table}"
+        text = str(move) if isinstance(move, HandRanking) else repr(move)
+        if self.winner is not None:
+            return f"cannot play {text}: the game is over (seat {self.winner} won)"
+        if not isinstance(move, HandRanking):
+            reason = "expected a HandRanking or PASS"
+        elif move is PASS:
+            reason = "the leader must play, not pass"
+        elif move not in self._catalog:
+            reason = f"it is not a combination of the {self.rules.name} rules"
+        elif missing := move.cards & ~self._hands[self.turn]:
+            reason = f"seat {self.turn} does not hold {C.format_cards(missing)}"
+        elif self._opening and not move.cards & C.THREE_OF_DIAMONDS:
+            reason = "the first play must contain 3D"
+        elif self._locked >> self.turn & 1:
+            reason = f"seat {self.turn} passed and is locked out until the table clears"
+        else:
+            reason = "it does not beat the table"
+        n = len(self.legal_moves())
+        return f"illegal move {text} by seat {self.turn} on {table}: {reason} ({n} legal moves)"
+
+    def copy(self) -> Game:
+        """An independent copy (for search); the log is copied too."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._hands, other._played = list(self._hands), list(self._played)
+        other._combos = [list(c) for c in self._combos]
+        other._indices = [list(i) for i in self._indices]
+        other.log = GameLog(self.rules, self.log.deal, list(self.log.moves))
+        return other
+
+    def __repr__(self) -> str:
+        state = (
+            f"winner={self.winner}" if self.is_over else f"turn={self.turn}, table={self.table!r}"
+        )
+        left = tuple(h.bit_count() for h in self._hands)
+        return f"<Game {self.rules.name} {state}, cards_left={left}, moves={len(self.log.moves)}>"

@@ -1,0 +1,346 @@
+"""big2.hand_ranking against the brute-force reference in tests/reference.py.
+
+The reference is written from the rules text, not from the engine, so every
+agreement here is between two independent implementations.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import operator
+import random
+from collections import Counter
+from dataclasses import replace
+from itertools import combinations, pairwise
+from math import comb
+
+import pytest
+from reference import cards_of, ref_classify, ref_stronger_than
+
+from big2.cards import format_cards, parse_cards
+from big2.hand_ranking import PASS, catalog, classify, combinations_in, stronger_than
+from big2.rules import CHARLESWORTH, STANDARD
+
+PRESETS = [STANDARD, CHARLESWORTH]
+# Variants that mix the rule fields differently; the reference handles any of them.
+VARIANTS = [
+    *PRESETS,
+    replace(STANDARD, name="suit_flush", flush_order="suit"),
+    replace(CHARLESWORTH, name="every_quad", five_card_quads=True, straights_to_two=False),
+]
+by_name = pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.name)
+all_variants = pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name)
+
+RANDOM_CASES = 3000  # per preset, for stronger_than
+
+
+def show(masks) -> list[str]:
+    return sorted(format_cards(m) for m in masks)
+
+
+def ref_key(mask: int, rules):
+    return ref_classify(cards_of(mask), rules)[1]
+
+
+def of_size(rules) -> dict[int, list]:
+    groups: dict[int, list] = {}
+    for h in catalog(rules):
+        groups.setdefault(h.size, []).append(h)
+    return groups
+
+
+def random_hand(rng: random.Random, deck=range(52)) -> int:
+    size = 13 if rng.random() < 0.5 else rng.randint(1, 12)
+    return sum(1 << c for c in rng.sample(list(deck), min(size, len(deck))))
+
+
+def random_table(rng: random.Random, rules, hand: int, groups):
+    roll = rng.random()
+    if roll < 0.2:
+        return None
+    if roll < 0.35:
+        return rng.choice(catalog(rules))
+    if roll < 0.7:
+        return rng.choice(groups[rng.choice(sorted(groups))])
+    # A combination held by another player (cards disjoint from the hand).
+    other = random_hand(rng, [c for c in range(52) if not hand >> c & 1])
+    combos = stronger_than(other, None, rules)
+    return rng.choice(combos) if combos else None
+
+
+def expected_counts(rules) -> dict[str, int]:
+    """Combinations per category, by counting (not by enumerating)."""
+    starts = 9 if rules.straights_to_two else 8  # 3-7 .. T-A, plus J-2
+    counts = {"SINGLE": 52, "PAIR": 13 * comb(4, 2), "TRIPLE": 13 * comb(4, 3)}
+    if rules.four_card_plays:
+        counts |= {"TWO_PAIR": comb(13, 2) * comb(4, 2) ** 2, "QUADS": 13}
+    counts |= {
+        "STRAIGHT": starts * (4**5 - 4),
+        "FLUSH": 4 * comb(13, 5) - 4 * starts,
+        "FULL_HOUSE": 13 * comb(4, 3) * 12 * comb(4, 2),
+    }
+    if rules.five_card_quads:
+        counts["FOUR_OF_A_KIND"] = 13 * 48
+    counts["STRAIGHT_FLUSH"] = 4 * starts
+    return counts
+
+
+# ------------------------------------------------------------ random differential
+
+
+@by_name
+def test_stronger_than_matches_reference(rules):
+    rng, groups = random.Random(f"stronger-{rules.name}"), of_size(rules)
+    for case in range(RANDOM_CASES):
+        hand = random_hand(rng)
+        table = random_table(rng, rules, hand, groups)
+        got = stronger_than(hand, table, rules)
+        where = f"case {case}: hand {format_cards(hand)!r}, table {table and str(table)!r}"
+        assert PASS not in got and all(got), f"{where}: PASS returned"
+        indices = [h.index for h in got]
+        assert all(a < b for a, b in pairwise(indices)), f"{where}: not in catalog order"
+        got_masks = {h.cards for h in got}
+        expected = ref_stronger_than(hand, table.cards if table else None, rules)
+        assert got_masks == expected, (
+            f"{where} ({rules.name}):\n  missing {show(expected - got_masks)}"
+            f"\n  extra {show(got_masks - expected)}"
+        )
+
+
+@all_variants
+def test_combinations_in_matches_reference(rules):
+    rng = random.Random(f"combinations-{rules.name}")
+    for _ in range(300):
+        hand, size = random_hand(rng), rng.randint(1, 5)
+        got = combinations_in(hand, size, rules)
+        assert [h.index for h in got] == sorted(h.index for h in got)
+        expected = {
+            sum(1 << c for c in combo)
+            for combo in combinations(cards_of(hand), size)
+            if ref_classify(list(combo), rules)
+        }
+        got_masks = {h.cards for h in got}
+        assert got_masks == expected, (
+            f"{format_cards(hand)} size {size}: missing {show(expected - got_masks)}, "
+            f"extra {show(got_masks - expected)}"
+        )
+
+
+@all_variants
+def test_classify_matches_reference(rules):
+    rng, entries = random.Random(f"classify-{rules.name}"), catalog(rules)
+    for _ in range(5000):
+        if rng.random() < 0.5:
+            cards = rng.sample(range(52), rng.randint(1, 5))
+        else:  # a combination with one card swapped: often still one, often not
+            cards = cards_of(rng.choice(entries).cards)
+            spare = [c for c in range(52) if c not in cards]
+            cards[rng.randrange(len(cards))] = rng.choice(spare)
+        mask = sum(1 << c for c in cards)
+        got, expected = classify(mask, rules), ref_classify(cards, rules)
+        assert (got and got.ranking.name) == (expected and expected[0]), format_cards(mask)
+
+
+@all_variants
+def test_comparisons_match_reference(rules):
+    rng, groups = random.Random(f"compare-{rules.name}"), of_size(rules)
+    for _ in range(5000):
+        group = groups[rng.choice(sorted(groups))]
+        a = rng.choice(group)
+        if rng.random() < 0.5:  # same category, so the tie-breaks are exercised
+            b = rng.choice([h for h in group if h.ranking == a.ranking])
+        else:
+            b = rng.choice(group)
+        ka, kb = ref_key(a.cards, rules), ref_key(b.cards, rules)
+        msg = f"{a} vs {b}: reference {ka} vs {kb}"
+        assert (a < b, a > b, a <= b, a >= b) == (ka < kb, ka > kb, ka <= kb, ka >= kb), msg
+        assert a.beats(b) == (ka > kb) and (a.key == b.key) == (ka == kb), msg
+
+
+@all_variants
+def test_catalog_order_is_reference_order(rules):
+    """Exhaustive: adjacent catalog entries compare as the reference says."""
+    for entries in of_size(rules).values():
+        refs = [ref_classify(cards_of(h.cards), rules) for h in entries]
+        for h, (name, _) in zip(entries, refs, strict=True):
+            assert h.ranking.name == name, str(h)
+        for (a, ra), (b, rb) in pairwise(zip(entries, refs, strict=True)):
+            assert ra[1] <= rb[1], f"{a} sorted before {b} but reference {ra} > {rb}"
+            assert (a.key == b.key) == (ra[1] == rb[1]), f"{a} vs {b}: {ra} / {rb}"
+
+
+# --------------------------------------------------------------------- catalog
+
+
+@all_variants
+def test_catalog_counts_and_indexing(rules):
+    entries = catalog(rules)
+    counts = expected_counts(rules)
+    assert Counter(h.ranking.name for h in entries) == counts
+    assert len(entries) == sum(counts.values())
+    assert [(h.size, h.key, h.cards) for h in entries] == sorted(
+        (h.size, h.key, h.cards) for h in entries
+    )
+    assert [h.index for h in entries] == list(range(len(entries)))
+    assert len({h.cards for h in entries}) == len(entries)
+    for h in entries:
+        assert classify(h.cards, rules) is h
+        assert h.size == h.cards.bit_count() and h
+
+
+def test_catalog_sizes():
+    assert len(catalog(STANDARD)) == 17858 == sum(expected_counts(STANDARD).values())
+    assert len(catalog(CHARLESWORTH)) == 21075 == sum(expected_counts(CHARLESWORTH).values())
+
+
+FIVE_CARD_COUNTS = {
+    "standard": {"STRAIGHT": 8160, "FLUSH": 5116, "FULL_HOUSE": 3744,
+                 "FOUR_OF_A_KIND": 624, "STRAIGHT_FLUSH": 32},  # fmt: skip
+    "charlesworth": {"STRAIGHT": 9180, "FLUSH": 5112, "FULL_HOUSE": 3744, "STRAIGHT_FLUSH": 36},
+}
+
+
+@pytest.mark.slow
+@by_name
+def test_every_five_and_four_card_set(rules):
+    bits = [1 << i for i in range(52)]
+    for size, expected in (
+        (5, FIVE_CARD_COUNTS[rules.name]),
+        (4, {"TWO_PAIR": 2808, "QUADS": 13} if rules.four_card_plays else {}),
+    ):
+        counts: Counter = Counter()
+        for combo in combinations(bits, size):
+            h = classify(sum(combo), rules)
+            counts[h.ranking.name if h else None] += 1
+        assert counts.pop(None) == comb(52, size) - sum(expected.values())
+        assert counts == expected
+        assert expected == {k: v for k, v in expected_counts(rules).items() if k in expected}
+
+
+# ------------------------------------------------------------- pinned total order
+
+# sha256 of the STANDARD five-card catalog order: one line "<cards hex> <tie group>" per
+# entry, where the tie group numbers the distinct keys 0, 1, 2, ... in order. Regenerate
+# (only after deliberately changing the ranking) with: .venv/bin/python tests/test_hand_ranking.py
+FIVE_CARD_ORDER_SHA256 = "d49bed57149752c8bdea2d384932c6783d8fa3c0291f15f942bd469de750312a"
+
+
+def order_digest(masks_and_keys) -> str:
+    lines, group, previous = [], -1, object()
+    for mask, key in masks_and_keys:
+        group += key != previous
+        previous = key
+        lines.append(f"{mask:013x} {group}")
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+def engine_five_card_digest() -> str:
+    return order_digest((h.cards, h.key) for h in catalog(STANDARD) if h.size == 5)
+
+
+def test_five_card_order_is_pinned():
+    assert engine_five_card_digest() == FIVE_CARD_ORDER_SHA256
+
+
+def test_pinned_order_is_the_reference_order():
+    fives = [h.cards for h in catalog(STANDARD) if h.size == 5]
+    ordered = sorted((ref_key(m, STANDARD), m) for m in fives)
+    assert order_digest((m, k) for k, m in ordered) == FIVE_CARD_ORDER_SHA256
+
+
+# ------------------------------------------------------------------ edge cases
+
+
+def hand(text: str, rules=STANDARD):
+    return classify(parse_cards(text), rules)
+
+
+def test_two_of_spades_is_the_top_single():
+    top = hand("2S")
+    assert all(top > h for h in catalog() if h.size == 1 and h is not top)
+    assert stronger_than(parse_cards("2D 2C 2H AS"), top) == ()
+
+
+def test_pair_tie_break_is_the_higher_suit():
+    assert hand("9S 9D") > hand("9H 9C")
+    assert hand("9C 9H") < hand("9D 9S") and not hand("9D 9S").beats(hand("9H 9S"))
+
+
+@by_name
+def test_straights(rules):
+    assert hand("TD JD QC KH AS", rules) > hand("9S TS JS QS KH", rules)
+    assert hand("3D 4C 5D 6D 7D", rules).ranking.name == "STRAIGHT"
+    for text in ("AD 2C 3D 4D 5D", "2D 3C 4D 5D 6D"):  # wrap-arounds never
+        assert hand(text, rules) is None
+        assert hand(text.replace("C", "D"), rules).ranking.name == "FLUSH"
+
+
+def test_jqka2_is_a_straight_only_in_charlesworth():
+    assert hand("JD QC KD AD 2D") is None
+    assert hand("JD QD KD AD 2D").ranking.name == "FLUSH"
+    assert hand("JD QC KD AD 2D", CHARLESWORTH).ranking.name == "STRAIGHT"
+    top = hand("JD QC KD AD 2S", CHARLESWORTH)
+    straights = [h for h in catalog(CHARLESWORTH) if h.ranking.name == "STRAIGHT"]
+    assert top > hand("TS JS QS KS AH", CHARLESWORTH) and top.key == straights[-1].key
+    assert hand("JD QD KD AD 2D", CHARLESWORTH).ranking.name == "STRAIGHT_FLUSH"
+    assert catalog(CHARLESWORTH)[-1] is hand("JS QS KS AS 2S", CHARLESWORTH)
+
+
+def test_flushes_by_highest_card():
+    assert hand("3H 5H 7H 9H KH") > hand("4S 6S 8S TS QS")
+    assert hand("3S 5S 7S 9S AS") > hand("3H 5H 7H 9H AH")
+    a, b = hand("3H 5H 7H 9H KH"), hand("4H 6H 8H TH KH")  # same highest card: a tie
+    assert not a.beats(b) and not b.beats(a)
+
+
+def test_suit_flush_order():
+    rules = VARIANTS[2]
+    assert hand("3S 5S 7S 9S JS", rules) > hand("3H 5H 7H 9H AH", rules)
+
+
+def test_full_house_by_triple_rank():
+    assert hand("4D 4C 4H 3D 3C") > hand("3H 3S 3D 2D 2S")
+    assert hand("3H 3S 3D 2D 2S") < hand("4D 4C 4H 5D 5C")
+
+
+def test_five_card_categories():
+    quads = hand("5D 5C 5H 5S 3D")
+    assert quads.ranking.name == "FOUR_OF_A_KIND" and quads > hand("2D 2C 2H AS AD")
+    assert hand("3D 4D 5D 6D 7D") > hand("2D 2C 2H 2S AD") > hand("AS AH AC 2S 2C")
+    assert hand("5D 5C 5H 5S 3D", CHARLESWORTH) is None
+    assert hand("9H TH JH QH KH", CHARLESWORTH) > hand("3D 4D 5D 6D 7D", CHARLESWORTH)
+
+
+def test_charlesworth_four_card_plays():
+    c = CHARLESWORTH
+    assert hand("3D 3C 3H 3S", c) > hand("2S 2H AS AH", c)
+    assert hand("KD KS 3D 3C", c) < hand("KH KC AD AC", c)
+    assert hand("KS KD 3D 3C", c) > hand("KH KC QD QC", c)
+    a, b = hand("KS KD 3D 3C", c), hand("KS KH 4D 4C", c)
+    assert not a.beats(b) and not b.beats(a)
+    assert hand("3D 3C 3H 3S") is None and hand("3D 3C 4H 4S") is None
+
+
+def test_comparisons_that_raise():
+    single, pair = hand("2S"), hand("3D 3C")
+    for left, right in ((single, pair), (pair, single), (PASS, single), (single, PASS)):
+        for op in (operator.lt, operator.gt, operator.le, operator.ge):
+            with pytest.raises(TypeError):
+                op(left, right)
+    assert not PASS and not PASS.beats(None)
+
+
+@pytest.mark.parametrize("mask", [-1, 1 << 52, 2**60, -(1 << 51)])
+def test_invalid_masks(mask):
+    with pytest.raises(ValueError):
+        classify(mask)
+    with pytest.raises(ValueError):
+        stronger_than(mask, None)
+
+
+def test_empty_mask_is_no_combination():
+    assert classify(0) is None and stronger_than(0, None) == ()
+
+
+if __name__ == "__main__":
+    print(engine_five_card_digest())
