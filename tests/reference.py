@@ -47,9 +47,7 @@ def _is_straight(ranks: list[int], rules) -> bool:
     """Five distinct consecutive ranks inside 3..A (or 3..2 when straights_to_two)."""
     top_allowed = 12 if rules.straights_to_two else ACE
     distinct = sorted(set(ranks))
-    return (
-        len(distinct) == 5 and distinct[-1] - distinct[0] == 4 and distinct[-1] <= top_allowed
-    )
+    return len(distinct) == 5 and distinct[-1] - distinct[0] == 4 and distinct[-1] <= top_allowed
 
 
 def ref_classify(cards, rules):
