@@ -24,6 +24,7 @@ train: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.rules
+	$(BIN)/python -m bench.env
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -144,3 +144,15 @@ def highest(mask: int) -> int:
 def rank_mask(mask: int, rank: int) -> int:
     """The 4-bit suit mask of ``rank`` in ``mask`` (bit ``suit`` set per card held)."""
     return (mask >> (4 * rank)) & 15
+
+
+def majority_rank(mask: int) -> int:
+    """The rank held three or more times in ``mask`` (a triple, full house or quads).
+
+    >>> RANKS[majority_rank(parse_cards("5C 5D 5S 8H 8D"))]
+    '5'
+    """
+    for rank in range(N_RANKS):
+        if rank_mask(mask, rank).bit_count() >= 3:
+            return rank
+    raise ValueError(f"{format_cards(mask)} holds no rank three times")

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from big2 import cards as C
 from big2.board import N_SEATS, Board, Seed
-from big2.hand_ranking import PASS, HandRanking, all_combinations_in, catalog
-from big2.log import GameLog, LogEntry
+from big2.hand_ranking import PASS, HandRanking, Ranking, all_combinations_in, catalog
+from big2.log import GameLog, History, LogEntry
 from big2.rules import STANDARD, Rules
 
 Moves = tuple[HandRanking, ...]
@@ -32,12 +32,13 @@ class IllegalMove(ValueError):
     """A move that is not legal now; the game is left unchanged."""
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """What ``seat`` may see: its own hand and public information, never others' cards.
 
     ``played[s]`` is the mask of cards seat ``s`` has played; ``history`` the public
-    moves in order; ``cards_left[s]`` each seat's hand size.
+    moves in order; ``cards_left[s]`` each seat's hand size; ``played_rankings[s]`` has
+    bit ``r`` set when seat ``s`` has played a combination of :class:`Ranking` ``r``.
+    Immutable.
     """
 
     seat: int
@@ -48,8 +49,13 @@ class View:
     passes: int
     cards_left: tuple[int, ...]
     played: tuple[int, ...]
-    history: tuple[LogEntry, ...]
+    history: History
     rules: Rules
+    played_rankings: tuple[int, ...] = (0, 0, 0, 0)
+
+    def has_played(self, seat: int, ranking: Ranking) -> bool:
+        """Whether ``seat`` has played a combination of category ``ranking`` this game."""
+        return bool(self.played_rankings[seat] >> ranking & 1)
 
     @property
     def leading(self) -> bool:
@@ -59,11 +65,8 @@ class View:
     @property
     def unseen(self) -> int:
         """Cards this seat has not seen: not in its hand and not played."""
-        return (
-            C.DECK
-            & ~self.hand
-            & ~(self.played[0] | self.played[1] | self.played[2] | self.played[3])
-        )
+        p = self.played
+        return C.DECK & ~self.hand & ~(p[0] | p[1] | p[2] | p[3])
 
     def relative(self, seat: int) -> int:
         """``seat`` relative to this view's seat: 0 me, 1 next, 2 across, 3 previous."""
@@ -100,10 +103,18 @@ class Game:
         A move that is not legal, or made out of turn, raises :class:`IllegalMove`.
         """
         game = cls.from_board(Board.from_hands(log.deal, log.rules))
-        for number, entry in enumerate(log.moves[len(game.log.moves) :], len(game.log.moves)):
-            if entry.seat != game.turn:
+        automatic = len(game.log.moves)  # moves the rules make (CHARLESWORTH's opening 3D)
+        if log.moves[:automatic] != game.log.moves:
+            raise IllegalMove(
+                f"log starts with {log.moves[:automatic]}, but the rules open with {game.log.moves}"
+            )
+        for number, entry in enumerate(log.moves[automatic:], automatic):
+            if game.is_over:
+                raise IllegalMove(f"log move {number} comes after the game is over")
+            if entry.seat != game.turn or entry.table is not game.table:
                 raise IllegalMove(
-                    f"log move {number} is by seat {entry.seat}, but seat {game.turn} is to act"
+                    f"log move {number} is by seat {entry.seat} on table {entry.table}, but seat "
+                    f"{game.turn} is to act on table {game.table}"
                 )
             game.play(entry.move)
         return game
@@ -113,6 +124,8 @@ class Game:
         self.rules = board.rules
         self._hands = list(board.hands)
         self._played = [0] * N_SEATS
+        self._left = [h.bit_count() for h in board.hands]  # cards left per seat
+        self._kinds = [0] * N_SEATS  # per seat: bit r set once it played a Ranking r
         self._catalog = catalog(board.rules)
         # per seat: every combination in its hand (catalog order) and their indices
         self._combos = [all_combinations_in(h, board.rules) for h in board.hands]
@@ -135,6 +148,10 @@ class Game:
     def hands(self) -> tuple[int, ...]:
         """The four hands, as masks."""
         return tuple(self._hands)
+
+    def hand(self, seat: int) -> int:
+        """The hand of ``seat``, as a mask."""
+        return self._hands[seat]
 
     @property
     def is_over(self) -> bool:
@@ -185,10 +202,11 @@ class Game:
             self.table,
             self.table_seat,
             self.passes,
-            tuple(h.bit_count() for h in self._hands),
+            tuple(self._left),
             tuple(self._played),
-            tuple(self.log.moves),
+            History(self.log.moves),
             self.rules,
+            tuple(self._kinds),
         )
 
     # ------------------------------------------------------------------ moves
@@ -213,11 +231,13 @@ class Game:
         hand = self._hands[seat] ^ move.cards
         self._hands[seat] = hand
         self._played[seat] |= move.cards
+        self._left[seat] = hand.bit_count()
+        self._kinds[seat] |= 1 << move.ranking
         combos = [c for c in self._combos[seat] if not c.cards & move.cards]
         self._combos[seat] = combos
         self._indices[seat] = [c.index for c in combos]
         self.table, self.table_seat = move, seat
-        self.passes = self._locked = 0
+        self.passes = 0
         self._opening = False
         if hand:
             self.turn = (seat + 1) % N_SEATS
@@ -226,7 +246,8 @@ class Game:
 
     def _pass(self, seat: int) -> None:
         self.passes += 1
-        self._locked |= 1 << seat
+        if self.rules.pass_locks_out:
+            self._locked |= 1 << seat
         if self.passes == N_SEATS - 1:
             assert self.table_seat is not None
             self.table, self.turn = None, self.table_seat
@@ -261,6 +282,7 @@ class Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._hands, other._played = list(self._hands), list(self._played)
+        other._left, other._kinds = list(self._left), list(self._kinds)
         other._combos = [list(c) for c in self._combos]
         other._indices = [list(i) for i in self._indices]
         other.log = GameLog(self.rules, self.log.deal, list(self.log.moves))
@@ -270,5 +292,5 @@ class Game:
         state = (
             f"winner={self.winner}" if self.is_over else f"turn={self.turn}, table={self.table!r}"
         )
-        left = tuple(h.bit_count() for h in self._hands)
+        left = tuple(self._left)
         return f"<Game {self.rules.name} {state}, cards_left={left}, moves={len(self.log.moves)}>"

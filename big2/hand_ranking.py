@@ -236,15 +236,10 @@ def _straight_starts(rules: Rules) -> range:
 def _tie_break(ranking: Ranking, cards: int, rules: Rules) -> int:
     top = C.highest(cards)
     if ranking in (Ranking.TRIPLE, Ranking.QUADS, Ranking.FULL_HOUSE, Ranking.FOUR_OF_A_KIND):
-        return _majority_rank(cards)
+        return C.majority_rank(cards)
     if ranking == Ranking.FLUSH and rules.flush_order == "suit":
         return 16 * C.suit_of(top) + C.rank_of(top)
     return top  # singles, pairs, two pair, straights, flushes, straight flushes
-
-
-def _majority_rank(cards: int) -> int:
-    """The rank held three or four times in ``cards``."""
-    return next(r for r in range(C.N_RANKS) if C.rank_mask(cards, r).bit_count() >= 3)
 
 
 def _rank_sets(rank: int, n: int) -> list[int]:

@@ -15,8 +15,9 @@ ValueError: corrupt game log: missing field 'rules'
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from big2 import cards as C
 from big2.hand_ranking import PASS, HandRanking
@@ -34,6 +35,50 @@ class LogEntry(NamedTuple):
 
     def __str__(self) -> str:
         return f"seat {self.seat}: {self.move}"
+
+
+class History(Sequence[LogEntry]):
+    """A read-only window on the first ``len`` moves of an append-only move list.
+
+    Views hand this out instead of copying the moves, so making a view stays O(1).
+    """
+
+    __slots__ = ("_length", "_moves")
+
+    def __init__(self, moves: list[LogEntry], length: int | None = None) -> None:
+        self._moves = moves
+        self._length = len(moves) if length is None else length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, i: int) -> LogEntry: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[LogEntry]: ...
+    def __getitem__(self, i: int | slice) -> LogEntry | list[LogEntry]:
+        if isinstance(i, slice):
+            return self._moves[: self._length][i]
+        if i < 0:
+            i += self._length
+        if not 0 <= i < self._length:
+            raise IndexError(f"move {i} out of range for a history of {self._length} moves")
+        return self._moves[i]
+
+    def __iter__(self) -> Iterator[LogEntry]:
+        moves = self._moves
+        return (moves[i] for i in range(self._length))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"History({self._moves[: self._length]!r})"
 
 
 @dataclass

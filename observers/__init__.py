@@ -1,0 +1,61 @@
+"""Observation encoders: what one seat may see, as named pieces of a flat float32 array.
+
+>>> import observers
+>>> sorted(observers.REGISTRY)
+['card_counting', 'charlesworth', 'history', 'oracle', 'planes', 'simple']
+>>> observers.make("history", k=4).pieces[-1].shape
+(4, 57)
+>>> observers.make("x-ray")
+Traceback (most recent call last):
+...
+ValueError: unknown observer 'x-ray'; expected one of ['card_counting', 'charlesworth', ...]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from big2.rules import STANDARD, Rules
+from observers.base import Observer, Piece, card_rows
+from observers.charlesworth import CharlesworthObserver
+from observers.encoders import (
+    CardCountingObserver,
+    HistoryObserver,
+    OracleObserver,
+    PlanesObserver,
+    SimpleObserver,
+)
+
+__all__ = ["REGISTRY", "Observer", "Piece", "card_rows", "make", "register"]
+
+REGISTRY: dict[str, type[Observer]] = {}
+
+
+def register(cls: type[Observer]) -> type[Observer]:
+    """Add an Observer class to the registry under its ``name`` (usable as a decorator)."""
+    if not cls.name:
+        raise ValueError(f"{cls.__name__} has no name to register under")
+    REGISTRY[cls.name] = cls
+    return cls
+
+
+for _cls in (
+    SimpleObserver,
+    CardCountingObserver,
+    HistoryObserver,
+    PlanesObserver,
+    CharlesworthObserver,
+    OracleObserver,
+):
+    register(_cls)
+
+
+def make(name: str, rules: Rules = STANDARD, **params: Any) -> Observer:
+    """A registered observer by name, built for ``rules`` with its ``params``."""
+    cls = REGISTRY.get(name)
+    if cls is None:
+        raise ValueError(f"unknown observer {name!r}; expected one of {sorted(REGISTRY)}")
+    try:
+        return cls(rules, **params)
+    except TypeError as e:
+        raise ValueError(f"bad parameters {params} for observer {name!r}: {e}") from None

@@ -1,0 +1,176 @@
+"""The built-in observers, each a layout of named pieces (seat-relative throughout).
+
+Seat-relative order is: me, next (acts after me), across, previous. Cards are
+52-long rows in card-index order (3♦ first, 2♠ last). All values are 0 or 1 unless a
+piece says otherwise.
+
+>>> from big2.game import Game
+>>> view = Game(seed=0).view(0)
+>>> obs = SimpleObserver().observe(view)
+>>> obs.shape, obs.dtype, int(obs[:52].sum())
+((161,), dtype('float32'), 13)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from big2.hand_ranking import Ranking
+from big2.rules import STANDARD, Rules
+from observers.base import Observer, Piece, Pieces, card_positions, relative_seats
+
+if TYPE_CHECKING:
+    from big2.game import Game, View
+
+_RANKINGS = len(Ranking) - 1  # every category but PASS
+
+
+class SimpleObserver(Observer):
+    """Own hand, the table, whose it is, leading flag, passes and opponents' card counts."""
+
+    name: ClassVar[str] = "simple"
+
+    def declare(self) -> list[Piece]:
+        return [
+            Piece("hand", (52,), "cards in my hand"),
+            Piece("table", (52,), "cards of the combination to beat (zeros when leading)"),
+            Piece("table_ranking", (_RANKINGS,), "one-hot Ranking of the table (SINGLE..)"),
+            Piece("table_owner", (4,), "who played the table: me, next, across, previous"),
+            Piece("leading", (1,), "1 when I am to act on an empty table"),
+            Piece("passes", (3,), "one-hot consecutive passes since the table's play (0, 1, 2)"),
+            Piece("cards_left", (3, 13), "per opponent (next, across, previous): one-hot n-1"),
+        ]
+
+    def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
+        table = view.table
+        pieces.cards("hand", view.hand)
+        if table is not None:
+            pieces.cards("table", table.cards)
+            pieces.one_hot("table_ranking", table.ranking - 1)
+            assert view.table_seat is not None
+            pieces.one_hot("table_owner", view.relative(view.table_seat))
+            pieces.one_hot("passes", min(view.passes, 2))
+        if view.leading:
+            pieces.one_hot("leading", 0)
+        left, seat = view.cards_left, view.seat
+        for i in range(3):  # next, across, previous
+            if n := left[(seat + 1 + i) % 4]:
+                pieces.one_hot("cards_left", 13 * i + n - 1)
+
+
+class CardCountingObserver(SimpleObserver):
+    """``simple`` plus the cards each seat has played and the cards I have not seen."""
+
+    name: ClassVar[str] = "card_counting"
+
+    def declare(self) -> list[Piece]:
+        return [
+            *super().declare(),
+            Piece("played", (4, 52), "cards played so far by me, next, across, previous"),
+            Piece("unseen", (52,), "cards neither in my hand nor played (opponents hold them)"),
+        ]
+
+    def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
+        super().write(view, pieces, game)
+        for row, seat in enumerate(relative_seats(view.seat)):
+            pieces.cards("played", view.played[seat], at=52 * row)
+        pieces.cards("unseen", view.unseen)
+
+
+class HistoryObserver(SimpleObserver):
+    """``simple`` plus the last ``k`` moves (oldest first, zero-padded at the front)."""
+
+    name: ClassVar[str] = "history"
+
+    def __init__(self, rules: Rules = STANDARD, k: int = 16) -> None:
+        if not isinstance(k, int) or k < 1:
+            raise ValueError(f"history length k must be a positive int, got {k!r}")
+        self.k = k
+        super().__init__(rules)
+
+    def declare(self) -> list[Piece]:
+        return [
+            *super().declare(),
+            Piece(
+                "history",
+                (self.k, 57),
+                "last k moves, oldest first: seat one-hot (me, next, across, previous), "
+                "pass flag, 52 cards; empty slots are zeros and come first",
+            ),
+        ]
+
+    def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
+        super().write(view, pieces, game)
+        recent = view.history[-self.k :]
+        first = self.k - len(recent)
+        for row, entry in enumerate(recent, first):
+            pieces.one_hot("history", 57 * row + view.relative(entry.seat))
+            if entry.move:
+                pieces.cards("history", entry.move.cards, at=57 * row + 5)
+            else:
+                pieces.one_hot("history", 57 * row + 4)
+
+
+class PlanesObserver(Observer):
+    """Card planes shaped (channels, 4 suits, 13 ranks) for convolutional networks.
+
+    ``planes[c, suit, rank]`` is card ``4 * rank + suit`` of channel c. The non-card
+    facts of ``simple`` come in a separate ``context`` piece for the dense head.
+    """
+
+    name: ClassVar[str] = "planes"
+    CHANNELS = ("hand", "table", "played_me", "played_next", "played_across", "played_previous",
+                "unseen")  # fmt: skip
+
+    def declare(self) -> list[Piece]:
+        return [
+            Piece("planes", (len(self.CHANNELS), 4, 13), "channels: " + ", ".join(self.CHANNELS)),
+            Piece("table_ranking", (_RANKINGS,), "one-hot Ranking of the table"),
+            Piece("table_owner", (4,), "who played the table: me, next, across, previous"),
+            Piece("leading", (1,), "1 when I am to act on an empty table"),
+            Piece("passes", (3,), "one-hot consecutive passes (0, 1, 2)"),
+            Piece("cards_left", (3,), "cards left / 13 for next, across, previous"),
+        ]
+
+    def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
+        table = view.table
+        masks = [view.hand, table.cards if table else 0]
+        masks += [view.played[s] for s in relative_seats(view.seat)]
+        masks.append(view.unseen)
+        for channel, mask in enumerate(masks):
+            base = 52 * channel
+            pieces.ones("planes", [base + _PLANE[card] for card in card_positions(mask)])
+        if table is not None:
+            pieces.one_hot("table_ranking", table.ranking - 1)
+            assert view.table_seat is not None
+            pieces.one_hot("table_owner", view.relative(view.table_seat))
+            pieces.one_hot("passes", min(view.passes, 2))
+        if view.leading:
+            pieces.one_hot("leading", 0)
+        pieces["cards_left"][:] = [view.cards_left[s] / 13 for s in relative_seats(view.seat)[1:]]
+
+
+_PLANE = tuple(13 * (card & 3) + (card >> 2) for card in range(52))  # card -> suit * 13 + rank
+
+
+class OracleObserver(CardCountingObserver):
+    """CHEATS: ``card_counting`` plus every opponent's hand (perfect information).
+
+    For ablation upper bounds and centralised critics only; it reads the full game.
+    """
+
+    name: ClassVar[str] = "oracle"
+    perfect_information: ClassVar[bool] = True
+
+    def declare(self) -> list[Piece]:
+        return [
+            *super().declare(),
+            Piece("opponent_hands", (3, 52), "CHEAT: hands of next, across, previous"),
+        ]
+
+    def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
+        if game is None:
+            raise ValueError("the oracle observer needs the full game")
+        super().write(view, pieces, game)
+        for row, seat in enumerate(relative_seats(view.seat)[1:]):
+            pieces.cards("opponent_hands", game.hand(seat), at=52 * row)

@@ -1,0 +1,95 @@
+"""Regenerate the golden games in tests/data/golden/ (checked by tests/test_golden.py).
+
+    .venv/bin/python -m tests.make_golden           # rewrite the files
+    .venv/bin/python -m tests.make_golden --check   # exit 1 if a file is stale
+
+Each game is dealt from a seed and played to the end by a fixed mix of GreedyAgent
+and RandomAgent(seed). A file holds the setup, the expected result (winner, scores,
+number of log entries) and the whole game as a GameLog dict (written with indent=1).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from big2.agents import Agent, GreedyAgent, RandomAgent
+from big2.game import Game
+from big2.rules import get
+
+DIR = Path(__file__).parent / "data" / "golden"
+
+# name, rules preset, deal seed, the agent of each seat ("greedy" or "random:<seed>")
+GAMES = [
+    ("standard-1", "standard", 101, ("greedy", "random:1", "greedy", "random:2")),
+    ("standard-2", "standard", 202, ("random:3", "greedy", "random:4", "greedy")),
+    ("charlesworth-1", "charlesworth", 303, ("greedy", "random:5", "random:6", "greedy")),
+    ("charlesworth-2", "charlesworth", 404, ("random:7", "greedy", "greedy", "random:8")),
+]
+
+
+def make_agent(name: str) -> Agent:
+    """``"greedy"`` or ``"random:<seed>"``."""
+    if name == "greedy":
+        return GreedyAgent()
+    kind, _, seed = name.partition(":")
+    if kind != "random" or not seed.isdigit():
+        raise ValueError(f"unknown agent {name!r}; expected 'greedy' or 'random:<seed>'")
+    return RandomAgent(int(seed))
+
+
+def play(rules: str, deal_seed: int, agents: tuple[str, ...]) -> Game:
+    """The game these agents play on this deal, to the end."""
+    game = Game(get(rules), seed=deal_seed)
+    players = [make_agent(a) for a in agents]
+    while not game.is_over:
+        seat = game.turn
+        game.play(players[seat].act(game.view(seat), game.legal_moves()))
+    return game
+
+
+def record(name: str, rules: str, deal_seed: int, agents: tuple[str, ...]) -> dict[str, Any]:
+    game = play(rules, deal_seed, agents)
+    return {
+        "name": name,
+        "rules": rules,
+        "deal_seed": deal_seed,
+        "agents": list(agents),
+        "expected": {
+            "winner": game.winner,
+            "scores": list(game.scores()),
+            "moves": len(game.log.moves),
+        },
+        "log": game.log.to_dict(),
+    }
+
+
+def render(spec: tuple[str, str, int, tuple[str, ...]]) -> str:
+    """The text of one golden file."""
+    return json.dumps(record(*spec), indent=1, ensure_ascii=False) + "\n"
+
+
+def path_of(name: str) -> Path:
+    return DIR / f"{name}.json"
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    stale = []
+    DIR.mkdir(parents=True, exist_ok=True)
+    for spec in GAMES:
+        path, text = path_of(spec[0]), render(spec)
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(path.name)
+        if not check:
+            path.write_text(text, encoding="utf-8")
+    verb = "stale" if check else "written"
+    print(f"{len(stale)} of {len(GAMES)} golden files {verb}: {', '.join(stale) or '-'}")
+    return 1 if check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
