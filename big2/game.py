@@ -21,7 +21,14 @@ from typing import NamedTuple
 
 from big2 import cards as C
 from big2.board import N_SEATS, Board, Seed
-from big2.hand_ranking import PASS, HandRanking, Ranking, all_combinations_in, catalog
+from big2.hand_ranking import (
+    PASS,
+    HandRanking,
+    Ranking,
+    all_combinations_in,
+    catalog,
+    combinations_in,
+)
 from big2.log import GameLog, History, LogEntry
 from big2.rules import STANDARD, Rules
 
@@ -127,9 +134,12 @@ class Game:
         self._left = [h.bit_count() for h in board.hands]  # cards left per seat
         self._kinds = [0] * N_SEATS  # per seat: bit r set once it played a Ranking r
         self._catalog = catalog(board.rules)
-        # per seat: every combination in its hand (catalog order) and their indices
-        self._combos = [all_combinations_in(h, board.rules) for h in board.hands]
+        # per seat: the combinations in its hand (catalog order) and their indices; the
+        # five-card ones (last in catalog order) are added when first needed
+        small = tuple(s for s in self._catalog.sizes if s < 5)
+        self._combos = [all_combinations_in(h, board.rules, small) for h in board.hands]
         self._indices = [[c.index for c in combos] for combos in self._combos]
+        self._has_fives = [False] * N_SEATS
         self._legal: Moves | None = None
         self._locked = 0  # seats locked out of the trick by a pass (rules.pass_locks_out)
         self._opening = board.rules.opening == "contains_3d"
@@ -171,6 +181,8 @@ class Game:
         if self.winner is not None:
             return ()
         seat, table = self.turn, self.table
+        if (table is None or table.size == 5) and not self._has_fives[seat]:
+            self._add_fives(seat)
         combos = self._combos[seat]
         if table is None:
             if self._opening:
@@ -183,6 +195,12 @@ class Game:
         lo = bisect_left(indices, cat.beaten_from(table))
         hi = bisect_left(indices, cat.size_end(table.size), lo)
         return (*combos[lo:hi], PASS)
+
+    def _add_fives(self, seat: int) -> None:
+        fives = combinations_in(self._hands[seat], 5, self.rules)
+        self._combos[seat] = self._combos[seat] + fives
+        self._indices[seat] = self._indices[seat] + [c.index for c in fives]
+        self._has_fives[seat] = True
 
     def scores(self) -> tuple[int, ...]:
         """Final scores: losers pay their penalty to the winner; they sum to zero."""
@@ -285,6 +303,7 @@ class Game:
         other._left, other._kinds = list(self._left), list(self._kinds)
         other._combos = [list(c) for c in self._combos]
         other._indices = [list(i) for i in self._indices]
+        other._has_fives = list(self._has_fives)
         other.log = GameLog(self.rules, self.log.deal, list(self.log.moves))
         return other
 

@@ -512,10 +512,12 @@ def combinations_in(hand: int, size: int, rules: Rules = STANDARD) -> list[HandR
     return _of_size(catalog(rules), C.check_mask(hand), _rank_masks(hand), size)
 
 
-def all_combinations_in(hand: int, rules: Rules = STANDARD) -> list[HandRanking]:
-    """Every combination in ``hand``, in catalog order (by size, then weakest first)."""
+def all_combinations_in(
+    hand: int, rules: Rules = STANDARD, sizes: tuple[int, ...] | None = None
+) -> list[HandRanking]:
+    """Every combination in ``hand`` (of ``sizes``, default all), in catalog order."""
     cat, ms = catalog(rules), _rank_masks(C.check_mask(hand))
-    return [c for size in cat.sizes for c in _of_size(cat, hand, ms, size)]
+    return [c for size in sizes or cat.sizes for c in _of_size(cat, hand, ms, size)]
 
 
 def stronger_than(

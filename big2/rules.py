@@ -18,10 +18,14 @@ Every field is a way the variants differ; a new variant is a new value:
 >>> house = replace(STANDARD, name="house", pass_locks_out=True)
 >>> house.pass_locks_out, STANDARD.pass_locks_out
 (True, False)
->>> replace(STANDARD, opening="whoever")
+>>> replace(STANDARD, name="mine", opening="whoever")
 Traceback (most recent call last):
 ...
 ValueError: opening must be one of ('contains_3d', 'auto_3d', 'free'), got 'whoever'
+>>> replace(STANDARD, pass_locks_out=True)  # still called 'standard'
+Traceback (most recent call last):
+...
+ValueError: the name 'standard' belongs to a preset but these settings differ from it; ...
 """
 
 from __future__ import annotations
@@ -78,6 +82,12 @@ class Rules:
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be a bool, got {getattr(self, flag)!r}")
         _check_penalty_steps(self.penalty_steps)
+        preset = _PRESET_FIELDS.get(self.name)
+        if preset is not None and preset != _fields_of(self):
+            raise ValueError(
+                f"the name {self.name!r} belongs to a preset but these settings differ from it; "
+                f"give the variant its own name, e.g. replace(..., name='my-variant')"
+            )
 
     def __hash__(self) -> int:
         # Rules key caches on hot paths; hash the fields once.
@@ -130,6 +140,11 @@ def _check_penalty_steps(steps: tuple[tuple[int, int], ...]) -> None:
         raise ValueError(f"penalty_steps {steps!r} is invalid; {expected}")
 
 
+def _fields_of(rules: Rules) -> dict[str, object]:
+    return {f.name: getattr(rules, f.name) for f in fields(rules)}
+
+
+_PRESET_FIELDS: dict[str, dict[str, object]] = {}  # filled below, checked by Rules()
 STANDARD = Rules()
 CHARLESWORTH = Rules(
     name="charlesworth",
@@ -140,6 +155,7 @@ CHARLESWORTH = Rules(
     penalty_steps=((1, 1),),
 )
 PRESETS = {r.name: r for r in (STANDARD, CHARLESWORTH)}
+_PRESET_FIELDS.update({name: _fields_of(rules) for name, rules in PRESETS.items()})
 
 
 def get(rules: Rules | str) -> Rules:

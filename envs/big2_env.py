@@ -160,6 +160,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.agents[self.game.turn]
 
     def step(self, action: int | None) -> None:
+        if not self.agents:
+            raise ValueError("the game is over and every agent has left; call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
