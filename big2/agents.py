@@ -12,7 +12,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from big2.board import Seed, make_rng
@@ -29,8 +30,14 @@ class Agent(Protocol):
 class RandomAgent:
     """Picks uniformly among the legal moves (PASS included when allowed)."""
 
+    name = "random"
+
     def __init__(self, seed: Seed = None) -> None:
         self.rng = make_rng(seed)
+
+    def reset(self, seed: int) -> None:
+        """Reseed (the arena calls this before every game, for reproducibility)."""
+        self.rng = random.Random(seed)
 
     def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
         return self.rng.choice(legal_moves)
@@ -45,6 +52,8 @@ class GreedyAgent:
     Passes only when it has no combination to play.
     """
 
+    name = "greedy"
+
     def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
         plays = [m for m in legal_moves if m]
         if not plays:
@@ -56,3 +65,28 @@ class GreedyAgent:
 
     def __repr__(self) -> str:
         return "GreedyAgent()"
+
+
+def _heuristic() -> Agent:
+    from big2.heuristic import HeuristicAgent
+
+    return HeuristicAgent()
+
+
+AGENTS: dict[str, Callable[[], Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "heuristic": _heuristic,
+}
+
+
+def make_agent(name: str) -> Agent:
+    """A baseline agent by name: ``"random"``, ``"greedy"`` or ``"heuristic"``.
+
+    >>> make_agent("greedy")
+    GreedyAgent()
+    """
+    factory = AGENTS.get(name)
+    if factory is None:
+        raise ValueError(f"unknown agent {name!r}; expected one of {sorted(AGENTS)}")
+    return factory()

@@ -1,19 +1,24 @@
 """The ``big2`` command line.
 
-``big2 demo [--seed N] [--rules NAME]`` plays and prints one seeded game between
-baseline players (two greedy, two random).
+- ``big2 play [--opponents heuristic] [--seed N] [--log-dir DIR]``: play in the terminal.
+- ``big2 arena --agents heuristic greedy random random --deals 1000 --seed 0``: evaluate.
+- ``big2 replay FILE [--all]``: step through a saved game with every hand visible.
+- ``big2 demo [--seed N]``: print one seeded game between baseline players.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from big2 import rules as R
-from big2.agents import Agent, GreedyAgent, RandomAgent
+from big2.agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent
 from big2.cards import format_cards
 from big2.game import Game
+from big2.log import GameLog
 
 
 def demo(seed: int, rules: R.Rules) -> str:
@@ -39,15 +44,100 @@ def demo(seed: int, rules: R.Rules) -> str:
     return "\n".join(lines)
 
 
+def load_opponent(name: str, rules: R.Rules) -> Agent:
+    """A baseline agent by name, or an agent loaded from a trained checkpoint path."""
+    if name in AGENTS:
+        return make_agent(name)
+    raise ValueError(f"unknown opponent {name!r}; expected one of {sorted(AGENTS)}")
+
+
+def _arena(args: argparse.Namespace) -> None:
+    from big2.arena import evaluate
+
+    rules = R.get(args.rules)
+    agents: list[Agent | str] = [load_opponent(a, rules) for a in args.agents]
+    result = evaluate(agents, args.deals, args.seed, rules, args.workers, progress=args.progress)
+    print(result.table())
+    if args.json:
+        Path(args.json).write_text(result.to_json(), encoding="utf-8")
+    if args.csv:
+        Path(args.csv).write_text(result.to_csv(), encoding="utf-8")
+
+
+def _play(args: argparse.Namespace) -> None:
+    from big2.terminal import TerminalGame
+
+    rules = R.get(args.rules)
+    opponents = [load_opponent(args.opponents, rules) for _ in range(3)]
+    color = False if args.no_color else None
+    session = TerminalGame(opponents, rules, args.seat, args.log_dir, color)
+    rng = random.Random(args.seed)
+    while True:
+        game = session.play(seed=rng)
+        if not game.is_over or input("Play again? [y/N] ").strip().lower() != "y":
+            break
+
+
+def _replay(args: argparse.Namespace) -> None:
+    from big2.terminal import replay
+
+    try:
+        log = GameLog.from_json(Path(args.file).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise SystemExit(f"cannot read {args.file}: {e.strerror}") from None
+    replay(log, step=not args.all, color=False if args.no_color else None)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="big2", description="Big Two for people and agents")
+    commands = top.add_subparsers(dest="command", required=True)
+    rules = sorted(R.PRESETS)
+
+    play = commands.add_parser("play", help="play against three agents in the terminal")
+    play.add_argument("--opponents", default="heuristic", help="random, greedy or heuristic")
+    play.add_argument("--seed", type=int, default=None, help="seed of the deals")
+    play.add_argument("--seat", type=int, default=0, choices=range(4))
+    play.add_argument("--log-dir", default="big2_logs", help="where game logs are saved")
+    play.add_argument("--rules", default="standard", choices=rules)
+    play.add_argument("--no-color", action="store_true")
+
+    arena = commands.add_parser("arena", help="evaluate four agents on duplicate deals")
+    arena.add_argument("--agents", nargs=4, required=True, metavar="AGENT")
+    arena.add_argument("--deals", type=int, default=1000)
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--workers", type=int, default=1)
+    arena.add_argument("--rules", default="standard", choices=rules)
+    arena.add_argument("--json", help="also write the results as JSON to this file")
+    arena.add_argument("--csv", help="also write the results as CSV to this file")
+    arena.add_argument("--progress", action="store_true", help="show a progress bar")
+
+    replay = commands.add_parser("replay", help="step through a saved game, all hands shown")
+    replay.add_argument("file")
+    replay.add_argument("--all", action="store_true", help="print to the end without pausing")
+    replay.add_argument("--no-color", action="store_true")
+
+    demo_cmd = commands.add_parser("demo", help="print one seeded game between baseline players")
+    demo_cmd.add_argument("--seed", type=int, default=0)
+    demo_cmd.add_argument("--rules", default="standard", choices=rules)
+    return top
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="big2", description="Big Two for humans and agents")
-    commands = parser.add_subparsers(dest="command", required=True)
-    p_demo = commands.add_parser("demo", help="print one seeded game between baseline players")
-    p_demo.add_argument("--seed", type=int, default=0)
-    p_demo.add_argument("--rules", default="standard", choices=sorted(R.PRESETS))
-    args = parser.parse_args(argv)
-    if args.command == "demo":
-        print(demo(args.seed, R.get(args.rules)))
+    args = parser().parse_args(argv)
+    try:
+        if args.command == "demo":
+            print(demo(args.seed, R.get(args.rules)))
+        elif args.command == "arena":
+            _arena(args)
+        elif args.command == "play":
+            _play(args)
+        elif args.command == "replay":
+            _replay(args)
+    except ValueError as e:
+        raise SystemExit(f"big2 {args.command}: {e}") from None
+    except (KeyboardInterrupt, EOFError):
+        print()
+        sys.exit(130)
 
 
 if __name__ == "__main__":

@@ -211,7 +211,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seats[agent]
         game = self.game
-        if game.is_over or seat != game.turn:
+        if game.is_over or seat != game.turn or self.terminations.get(agent, True):
             mask = np.zeros(self.codec.n, dtype=np.int8)
         else:
             mask = self.codec.mask(game.legal_moves(), game.hand(seat))

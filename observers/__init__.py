@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from big2.rules import STANDARD, Rules
+from big2.rules import get as get_rules
 from observers.base import Observer, Piece, card_rows
 from observers.charlesworth import CharlesworthObserver
 from observers.encoders import (
@@ -50,12 +51,12 @@ for _cls in (
     register(_cls)
 
 
-def make(name: str, rules: Rules = STANDARD, **params: Any) -> Observer:
-    """A registered observer by name, built for ``rules`` with its ``params``."""
+def make(name: str, rules: Rules | str = STANDARD, **params: Any) -> Observer:
+    """A registered observer by name, built for ``rules`` (a Rules or preset name)."""
     cls = REGISTRY.get(name)
     if cls is None:
         raise ValueError(f"unknown observer {name!r}; expected one of {sorted(REGISTRY)}")
     try:
-        return cls(rules, **params)
+        return cls(get_rules(rules), **params)
     except TypeError as e:
         raise ValueError(f"bad parameters {params} for observer {name!r}: {e}") from None

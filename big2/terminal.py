@@ -1,0 +1,210 @@
+"""Big Two in a terminal: a person against three agents, and a replay viewer.
+
+The person picks a legal move by its number, types its cards (``3D 3S``), ``p`` to
+pass, ``h`` for help or ``q`` to quit. Invalid input re-prompts and changes nothing.
+Every game's log is saved as JSON in the chosen folder; :func:`replay` steps through a
+saved log with all hands visible.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from big2 import cards as C
+from big2.agents import Agent
+from big2.board import Board, Seed
+from big2.game import Game
+from big2.hand_ranking import PASS, HandRanking
+from big2.log import GameLog
+from big2.rules import Rules
+
+HELP = """Commands:
+  <number>     play the legal move with that number
+  <cards>      play those cards, e.g. 3D 3S (10 or T, suits D C H S or ♦ ♣ ♥ ♠)
+  p            pass
+  h            this help
+  q            quit (the game so far is saved)"""
+
+RED, RESET, BOLD = "\033[31m", "\033[0m", "\033[1m"
+
+
+class Quit(Exception):
+    """The person typed q."""
+
+
+def cards_text(mask: int, color: bool) -> str:
+    """Cards with suit symbols, hearts and diamonds in red when ``color``."""
+    out = []
+    for i in C.iter_cards(mask):
+        text = C.RANKS[C.rank_of(i)] + C.SUIT_SYMBOLS[C.suit_of(i)]
+        out.append(f"{RED}{text}{RESET}" if color and C.suit_of(i) in (0, 2) else text)
+    return " ".join(out)
+
+
+def move_text(move: HandRanking, color: bool) -> str:
+    if not move:
+        return "pass"
+    return f"{cards_text(move.cards, color)} ({move.ranking.label})"
+
+
+class TerminalGame:
+    """One person (``seat``) against ``opponents`` (agents for the other three seats)."""
+
+    def __init__(
+        self,
+        opponents: Sequence[Agent],
+        rules: Rules,
+        seat: int = 0,
+        log_dir: Path | str = "big2_logs",
+        color: bool | None = None,
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] = print,
+    ) -> None:
+        if len(opponents) != 3:
+            raise ValueError(f"a terminal game needs 3 opponents, got {len(opponents)}")
+        if not 0 <= seat < 4:
+            raise ValueError(f"seat must be 0..3, got {seat}")
+        self.opponents, self.rules, self.seat = list(opponents), rules, seat
+        self.log_dir = Path(log_dir)
+        self.color = _wants_color() if color is None else color
+        self.read, self.write = read, write
+
+    def play(self, seed: Seed = None) -> Game:
+        """Play one game to its end (or until ``q``); the log is saved either way."""
+        game = Game(self.rules, seed=seed)
+        agents = {s: self.opponents[i] for i, s in enumerate(s for s in range(4) if s != self.seat)}
+        self.write(f"You are seat {self.seat}. Type h for help.")
+        try:
+            while not game.is_over:
+                before = len(game.log.moves)
+                if game.turn == self.seat:
+                    game.play(self._ask(game))
+                else:
+                    agent = agents[game.turn]
+                    game.play(agent.act(game.view(game.turn), game.legal_moves()))
+                for entry in game.log.moves[before:]:
+                    who = "you" if entry.seat == self.seat else f"seat {entry.seat}"
+                    self.write(f"  {who}: {move_text(entry.move, self.color)}")
+        except Quit:
+            self.write("Quit.")
+        self._finish(game)
+        return game
+
+    def _finish(self, game: Game) -> None:
+        if game.is_over:
+            scores = game.scores()
+            winner = "You win" if game.winner == self.seat else f"Seat {game.winner} wins"
+            self.write(f"{winner}! Scores: {list(scores)} (you: {scores[self.seat]:+d})")
+        path = self.save(game.log)
+        self.write(f"Game log saved to {path}")
+
+    def save(self, log: GameLog) -> Path:
+        """Write ``log`` as JSON in the log folder; the path is returned."""
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+        path = self.log_dir / f"game-{stamp}.json"
+        path.write_text(log.to_json(indent=1), encoding="utf-8")
+        return path
+
+    def _ask(self, game: Game) -> HandRanking:
+        legal = game.legal_moves()
+        self.write(self._screen(game, legal))
+        while True:
+            try:
+                answer = self.read("your move> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                raise Quit from None  # end of input counts as quitting: the log is saved
+            move, problem = self._parse(answer, game, legal)
+            if move is not None:
+                return move
+            self.write(problem)
+
+    def _parse(
+        self, answer: str, game: Game, legal: Sequence[HandRanking]
+    ) -> tuple[HandRanking | None, str]:
+        """The move ``answer`` names, or None and what was wrong with it."""
+        word = answer.lower()
+        if word in ("q", "quit"):
+            raise Quit
+        if word in ("h", "help", "?"):
+            return None, HELP
+        if word in ("p", "pass"):
+            if PASS in legal:
+                return PASS, ""
+            return None, "You cannot pass: you lead, so you must play."
+        if word.isdigit():
+            number = int(word)
+            if 1 <= number <= len(legal):
+                return legal[number - 1], ""
+            return None, f"No move {number}: choose 1..{len(legal)}, p to pass or h for help."
+        try:
+            cards = C.parse_cards(answer)
+        except ValueError as e:
+            return None, f"{e}. Type h for help."
+        found = next((m for m in legal if m.cards == cards), None)
+        if found is None:
+            return None, f"{C.format_cards(cards) or 'nothing'} is not a legal move now."
+        return found, ""
+
+    def _screen(self, game: Game, legal: Sequence[HandRanking]) -> str:
+        color = self.color
+        others = ", ".join(
+            f"seat {s}: {game.hand(s).bit_count()}" for s in range(4) if s != self.seat
+        )
+        table = "(empty: you lead)" if game.table is None else move_text(game.table, color)
+        lines = [
+            "",
+            f"Cards left: {others}",
+            f"Table: {table}",
+            f"Your hand: {cards_text(game.hand(self.seat), color)}",
+            "Legal moves:",
+        ]
+        lines += [f"  {i:>3}. {move_text(m, color)}" for i, m in enumerate(legal, 1)]
+        return "\n".join(lines)
+
+
+def replay(
+    log: GameLog,
+    step: bool = True,
+    color: bool | None = None,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> Game:
+    """Show a logged game move by move with every hand visible.
+
+    With ``step``, Enter shows the next move, ``a`` runs to the end, ``q`` stops.
+    """
+    color = _wants_color() if color is None else color
+    moves = log.moves
+    Game.replay(log)  # a corrupt or illegal log fails here, before anything is shown
+    game = Game.from_board(Board.from_hands(log.deal, log.rules))
+    write(f"Replay: {len(moves)} moves, {log.rules.name} rules")
+    for number in range(len(game.log.moves), len(moves) + 1):
+        write(_all_hands(game, color))
+        if number == len(moves):
+            break
+        if step:
+            answer = read("[Enter] next, a: to the end, q: quit> ").strip().lower()
+            if answer == "q":
+                return game
+            step = answer != "a"
+        entry = moves[number]
+        game.play(entry.move)
+        write(f"{number + 1}. seat {entry.seat}: {move_text(entry.move, color)}")
+    if game.is_over:
+        write(f"Seat {game.winner} wins. Scores: {list(game.scores())}")
+    return game
+
+
+def _all_hands(game: Game, color: bool) -> str:
+    rows = [f"  seat {s}: {cards_text(game.hand(s), color)}" for s in range(4)]
+    table = "(empty)" if game.table is None else move_text(game.table, color)
+    return "\n".join([*rows, f"  table: {table}"])
+
+
+def _wants_color() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ

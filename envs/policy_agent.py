@@ -1,0 +1,59 @@
+"""Let any policy play in the arena: a callable from (observation, mask) to an action.
+
+>>> import numpy as np
+>>> from big2.arena import evaluate
+>>> first_legal = PolicyAgent(lambda obs, mask: int(np.flatnonzero(mask)[0]), name="first")
+>>> evaluate([first_legal, "random", "random", "random"], 5, seed=0).agents[0].name
+'first'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+import observers
+from big2.game import View
+from big2.hand_ranking import HandRanking
+from big2.rules import STANDARD, Rules
+from envs import codecs
+from observers.base import Observer
+
+Policy = Callable[[np.ndarray, np.ndarray], int]
+
+
+class PolicyAgent:
+    """An :class:`big2.agents.Agent` that asks ``policy(observation, mask)`` for an action.
+
+    The observation and mask are what the env would give that seat (the observer and
+    codec named here); the action is decoded and must be legal, or ``ValueError``.
+    """
+
+    def __init__(
+        self,
+        policy: Policy,
+        observer: Observer | str = "simple",
+        actions: str = "catalog",
+        rules: Rules = STANDARD,
+        name: str = "policy",
+    ) -> None:
+        self.observer = observers.make(observer, rules) if isinstance(observer, str) else observer
+        if self.observer.perfect_information:
+            raise ValueError(
+                f"observer {self.observer.name!r} needs the full game; agents see views"
+            )
+        self.codec = codecs.make(actions, rules)
+        self.policy, self.name = policy, name
+
+    def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
+        obs = self.observer.observe(view)
+        mask = self.codec.mask(legal_moves, view.hand)
+        action = int(self.policy(obs, mask))
+        move = self.codec.decode(action, view.hand)
+        if move not in legal_moves:
+            raise ValueError(f"policy {self.name!r} chose action {action} ({move}), not legal now")
+        return move
+
+    def __repr__(self) -> str:
+        return f"PolicyAgent(name={self.name!r}, observer={self.observer.name!r})"
