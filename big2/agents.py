@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 from typing import Protocol
 
 from big2.board import Seed, make_rng
 from big2.game import View
 from big2.hand_ranking import HandRanking
+from big2.rules import STANDARD, Rules
 
 
 class Agent(Protocol):
@@ -78,6 +80,25 @@ AGENTS: dict[str, Callable[[], Agent]] = {
     "greedy": GreedyAgent,
     "heuristic": _heuristic,
 }
+
+
+def load_agent(spec: str, rules: Rules = STANDARD) -> Agent:
+    """A baseline by name, or an agent from a plugin loader (e.g. a trained checkpoint).
+
+    Loaders are found through the ``big2.agent_loaders`` entry-point group, so this
+    package never imports its plugins; ``training`` registers one for checkpoints
+    (paths and the name ``trained``).
+    """
+    if spec in AGENTS:
+        return make_agent(spec)
+    for entry in entry_points(group="big2.agent_loaders"):
+        agent = entry.load()(spec, rules)
+        if agent is not None:
+            return agent  # type: ignore[no-any-return]
+    raise ValueError(
+        f"unknown agent {spec!r}; expected one of {sorted(AGENTS)}, 'trained' "
+        f"or the path of a trained checkpoint"
+    )
 
 
 def make_agent(name: str) -> Agent:

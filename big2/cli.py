@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from big2 import rules as R
-from big2.agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent
+from big2.agents import Agent, GreedyAgent, RandomAgent, load_agent
 from big2.cards import format_cards
 from big2.game import Game
 from big2.log import GameLog
@@ -44,18 +44,11 @@ def demo(seed: int, rules: R.Rules) -> str:
     return "\n".join(lines)
 
 
-def load_opponent(name: str, rules: R.Rules) -> Agent:
-    """A baseline agent by name, or an agent loaded from a trained checkpoint path."""
-    if name in AGENTS:
-        return make_agent(name)
-    raise ValueError(f"unknown opponent {name!r}; expected one of {sorted(AGENTS)}")
-
-
 def _arena(args: argparse.Namespace) -> None:
     from big2.arena import evaluate
 
     rules = R.get(args.rules)
-    agents: list[Agent | str] = [load_opponent(a, rules) for a in args.agents]
+    agents: list[Agent | str] = [load_agent(a, rules) for a in args.agents]
     result = evaluate(agents, args.deals, args.seed, rules, args.workers, progress=args.progress)
     print(result.table())
     if args.json:
@@ -68,7 +61,7 @@ def _play(args: argparse.Namespace) -> None:
     from big2.terminal import TerminalGame
 
     rules = R.get(args.rules)
-    opponents = [load_opponent(args.opponents, rules) for _ in range(3)]
+    opponents = [load_agent(args.opponents, rules) for _ in range(3)]
     color = False if args.no_color else None
     session = TerminalGame(opponents, rules, args.seat, args.log_dir, color)
     rng = random.Random(args.seed)
@@ -94,7 +87,11 @@ def parser() -> argparse.ArgumentParser:
     rules = sorted(R.PRESETS)
 
     play = commands.add_parser("play", help="play against three agents in the terminal")
-    play.add_argument("--opponents", default="heuristic", help="random, greedy or heuristic")
+    play.add_argument(
+        "--opponents",
+        default="heuristic",
+        help="random, greedy, heuristic, trained or a .pt file",
+    )
     play.add_argument("--seed", type=int, default=None, help="seed of the deals")
     play.add_argument("--seat", type=int, default=0, choices=range(4))
     play.add_argument("--log-dir", default="big2_logs", help="where game logs are saved")

@@ -1,0 +1,112 @@
+"""Checkpoints: save, load with clear errors, and turn one into an arena agent.
+
+A checkpoint is one ``torch.save`` file holding a dict: ``format``, the run ``config``,
+the algorithm's ``state`` (networks and optimizers), ``epoch``, ``env_step``,
+``update_step``, the evaluation ``history`` and the self-play ``snapshots``.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from big2.rules import Rules
+from big2.rules import get as get_rules
+from envs import codecs
+from envs.policy_agent import PolicyAgent
+from training.nets import MaskedActor, QNet, action_features, numpy_logits
+
+FORMAT = "big2-checkpoint/1"
+KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
+SHIPPED = Path(__file__).resolve().parent / "agents" / "trained.pt"
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that is missing, unreadable or not a big2 checkpoint."""
+
+
+def save(path: Path | str, data: dict[str, Any]) -> None:
+    """Write ``data`` atomically (a temporary file, then a rename): no half-written files."""
+    missing = [k for k in KEYS if k != "format" and k not in data]
+    if missing:
+        raise ValueError(f"checkpoint data lacks {missing}")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    torch.save({**data, "format": FORMAT}, tmp)
+    os.replace(tmp, path)
+
+
+def load(path: Path | str) -> dict[str, Any]:
+    """Read a checkpoint; anything wrong raises :class:`CheckpointError` saying what."""
+    path = resolve(path)
+    if not path.is_file():
+        raise CheckpointError(f"no checkpoint at {path}: expected a file written by training")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=False)
+    except (pickle.UnpicklingError, zipfile.BadZipFile, EOFError, RuntimeError, OSError) as e:
+        raise CheckpointError(f"{path} is corrupt or not a checkpoint ({e})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CheckpointError(f"{path} is not a {FORMAT} file")
+    missing = [k for k in KEYS if k not in data]
+    if missing:
+        raise CheckpointError(f"{path} lacks {missing}; expected {list(KEYS)}")
+    return data
+
+
+def resolve(path: Path | str) -> Path:
+    """``trained`` names the shipped agent; anything else is a path."""
+    return SHIPPED if str(path) == "trained" else Path(path)
+
+
+def actor_from(data: dict[str, Any]) -> MaskedActor:
+    """The acting network of a checkpoint (PPO's actor or DQN's Q-network), in eval mode."""
+    cfg = data["config"]
+    obs_size, n = cfg["obs_size"], cfg["n_actions"]
+    hidden = tuple(cfg["hidden"])
+    features = action_features(codecs.make(cfg["actions"], get_rules(cfg["rules"])))
+    if cfg["algo"] == "ppo":
+        net = MaskedActor(obs_size, n, hidden, features)
+        prefix = "policy.actor."
+    else:
+        net = QNet(obs_size, n, hidden, features)
+        prefix = "policy.model."
+    weights = {k[len(prefix) :]: v for k, v in data["state"].items() if k.startswith(prefix)}
+    try:
+        net.load_state_dict(weights)
+    except RuntimeError as e:
+        raise CheckpointError(f"checkpoint weights do not fit its config: {e}") from None
+    return net.eval()
+
+
+def agent_loader(spec: str, rules: Rules) -> PolicyAgent | None:
+    """The ``big2.agent_loaders`` plugin: ``trained`` or a checkpoint path, else None."""
+    if spec != "trained" and not spec.endswith(".pt") and not Path(spec).is_file():
+        return None
+    agent = load_agent(spec)
+    if agent.codec.rules != rules:
+        raise CheckpointError(
+            f"{spec} was trained for the {agent.codec.rules.name} rules, not {rules.name}"
+        )
+    return agent
+
+
+def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
+    """An arena agent playing a checkpoint's policy greedily (the most likely legal action)."""
+    data = load(path)
+    cfg = data["config"]
+    logits = numpy_logits(actor_from(data))
+
+    def policy(obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(np.argmax(logits(obs, mask)))
+
+    rules = get_rules(cfg["rules"])
+    codecs.make(cfg["actions"], rules)  # fails early on an unknown codec
+    label = name or ("trained" if resolve(path) == SHIPPED else Path(path).stem)
+    return PolicyAgent(policy, cfg["observer"], cfg["actions"], rules, name=label)

@@ -1,0 +1,49 @@
+"""Evaluate a saved agent: ``python -m training.evaluate CHECKPOINT --opponents NAME``.
+
+Plays the arena's duplicate deals with the agent in one seat and three copies of the
+opponent in the others, and prints its win share and mean score with 95% CIs
+(``--json``: one JSON object with ``win_share`` and ``mean_score`` at the top level).
+``trained`` names the shipped agent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from big2.agents import load_agent as load_baseline
+from big2.arena import evaluate
+from big2.rules import get as get_rules
+from training.checkpoint import CheckpointError, load_agent
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__)
+    parser.add_argument("checkpoint", help="a checkpoint file, or 'trained'")
+    parser.add_argument("--opponents", default="heuristic")
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    try:
+        agent = load_agent(args.checkpoint)
+        rules = agent.codec.rules
+        opponents = [load_baseline(args.opponents, get_rules(rules)) for _ in range(3)]
+        result = evaluate([agent, *opponents], args.deals, args.seed, rules, args.workers,
+                          progress=not args.json)  # fmt: skip
+    except (CheckpointError, ValueError) as e:
+        raise SystemExit(f"evaluate: {e}") from None
+    me = result.agents[0]
+    if args.json:
+        print(json.dumps({
+            "checkpoint": args.checkpoint, "opponents": args.opponents, "deals": result.deals,
+            "seed": args.seed, "win_share": me.win_share, "win_share_ci": me.win_share_ci,
+            "mean_score": me.mean_score, "mean_score_ci": me.mean_score_ci, "games": me.games,
+        }))  # fmt: skip
+    else:
+        print(result.table())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,388 @@
+"""Train a Big Two agent with Tianshou: ``python -m training.train [options]``.
+
+Masked PPO or masked DQN on :class:`training.env.Big2SingleAgentEnv` (one learner
+seat, opponents moving inside the env), with Tianshou's ``Collector``,
+``DummyVectorEnv`` and trainers. Every run writes to its run directory: ``config.json``,
+TensorBoard logs, ``latest.pt`` and ``best.pt``, ``evaluations.json`` (arena results
+against fixed opponents on fixed duplicate deals after every epoch) and ``curve.png``.
+
+Randomness: Tianshou draws from torch's and numpy's global generators, so training runs
+inside :func:`scoped_seed`, which seeds them from the config and restores them after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from tianshou.algorithm.modelfree.dqn import DQN
+from tianshou.algorithm.modelfree.ppo import PPO
+from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy
+from tianshou.algorithm.optim import AdamOptimizerFactory
+from tianshou.data import Collector, VectorReplayBuffer
+from tianshou.env import DummyVectorEnv
+from tianshou.trainer import OffPolicyTrainerParams, OnPolicyTrainerParams
+from tianshou.utils import TensorboardLogger
+from torch.utils.tensorboard import SummaryWriter
+
+from big2.arena import evaluate as arena
+from training import checkpoint
+from training.env import Big2SingleAgentEnv, OpponentPool
+from training.nets import (
+    Critic,
+    LegalCategorical,
+    MaskedActor,
+    MaskedQPolicy,
+    QNet,
+    action_features,
+    numpy_logits,
+)
+from training.plot import plot_curve
+
+
+@dataclass
+class Config:
+    """Everything a run depends on (saved as ``config.json``)."""
+
+    algo: str = "ppo"
+    observer: str = "card_counting"
+    actions: str = "catalog"
+    rules: str = "standard"
+    opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "heuristic"])
+    steps: int = 150_000
+    seed: int = 0
+    envs: int = 8
+    run_dir: str = "runs/default"
+    reward: str = "score_normalized"
+    hidden: list[int] = field(default_factory=lambda: [512, 256])
+    lr: float = 3e-4
+    gamma: float = 0.99
+    epoch_steps: int = 25_000
+    collect_steps: int = 2048
+    batch_size: int = 256
+    ppo_repeat: int = 4
+    ent_coef: float = 0.01
+    buffer_size: int = 50_000
+    eps_train: float = 0.1
+    eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "heuristic"])
+    eval_deals: int = 100
+    eval_seed: int = 12345
+    snapshot_every: int = 1
+    obs_size: int = 0  # filled in from the observer
+    n_actions: int = 0  # filled in from the codec
+
+    def check(self) -> None:
+        """Raise ValueError for settings that cannot work."""
+        if self.algo not in ("ppo", "dqn"):
+            raise ValueError(f"algo must be 'ppo' or 'dqn', got {self.algo!r}")
+        if self.steps < 1 or self.envs < 1 or self.epoch_steps < 1:
+            raise ValueError("steps, envs and epoch_steps must be positive")
+        OpponentPool(self.opponents)
+        OpponentPool(self.eval_opponents)
+
+
+# ------------------------------------------------------------------ building blocks
+
+
+def make_env(cfg: Config, pool: OpponentPool, seed: int) -> Big2SingleAgentEnv:
+    return Big2SingleAgentEnv(pool, cfg.rules, cfg.observer, cfg.actions, cfg.reward, seed)
+
+
+def make_algorithm(cfg: Config, env: Big2SingleAgentEnv) -> PPO | DQN:
+    """Masked PPO (actor + critic) or masked DQN, sized from the env."""
+    hidden = tuple(cfg.hidden)
+    features = action_features(env.raw.codec)
+    optim = AdamOptimizerFactory(lr=cfg.lr)
+    if cfg.algo == "ppo":
+        actor = MaskedActor(cfg.obs_size, cfg.n_actions, hidden, features)
+        policy = DiscreteActorPolicy(
+            actor=actor,  # type: ignore[arg-type]  # any module returning (logits, state)
+            dist_fn=LegalCategorical,
+            action_space=env.action_space,
+        )
+        return PPO(
+            policy=policy,
+            critic=Critic(cfg.obs_size, hidden),
+            optim=optim,
+            gamma=cfg.gamma,
+            ent_coef=cfg.ent_coef,
+            max_grad_norm=0.5,
+        )
+    q_policy = MaskedQPolicy(
+        model=QNet(cfg.obs_size, cfg.n_actions, hidden, features),
+        action_space=env.action_space,
+        eps_training=cfg.eps_train,
+        eps_inference=0.0,
+    )
+    return DQN(policy=q_policy, optim=optim, gamma=cfg.gamma, target_update_freq=500)
+
+
+def acting_net(algorithm: PPO | DQN) -> MaskedActor:
+    """The network that picks actions: PPO's actor or DQN's Q-network."""
+    net = algorithm.policy.actor if isinstance(algorithm, PPO) else algorithm.policy.model
+    assert isinstance(net, MaskedActor)
+    return net
+
+
+class FastBuffer(VectorReplayBuffer):
+    """A replay buffer without the trainer's full NaN scan after every collection.
+
+    Observations are 0/1 features and masks, and rewards finite scores, so the scan
+    (a copy of the whole buffer per step) finds nothing and only costs time.
+    """
+
+    def hasnull(self) -> bool:
+        return False
+
+
+class ResumeLogger(TensorboardLogger):
+    """Tianshou's TensorBoard logger that restores step counters from a checkpoint."""
+
+    def __init__(self, writer: SummaryWriter, counters: tuple[int, int, int]) -> None:
+        super().__init__(writer)
+        self.counters = counters
+
+    def restore_data(self) -> tuple[int, int, int]:
+        return self.counters
+
+
+@contextmanager
+def scoped_seed(seed: int) -> Iterator[None]:
+    """Seed torch, numpy and random for the block; restore their states afterwards."""
+    np_state, py_state = np.random.get_state(), random.getstate()
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        np.random.seed(seed % 2**32)
+        random.seed(seed)
+        try:
+            yield
+        finally:
+            np.random.set_state(np_state)
+            random.setstate(py_state)
+
+
+# ------------------------------------------------------------------ evaluation
+
+
+def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, Any]]:
+    """Arena results of the greedy policy against three copies of each eval opponent."""
+    from big2.rules import get as get_rules
+    from envs.policy_agent import PolicyAgent
+
+    logits = numpy_logits(net)
+    agent = PolicyAgent(
+        lambda o, m: int(np.argmax(logits(o, m))),
+        cfg.observer,
+        cfg.actions,
+        get_rules(cfg.rules),
+        name="learner",
+    )
+    rows = []
+    for name in cfg.eval_opponents:
+        result = arena(
+            [agent, name, name, name], cfg.eval_deals, cfg.eval_seed, get_rules(cfg.rules)
+        )
+        a = result.agents[0]
+        rows.append({"env_step": step, "opponent": name, "win_share": a.win_share,
+                     "win_share_ci": a.win_share_ci, "mean_score": a.mean_score,
+                     "mean_score_ci": a.mean_score_ci, "deals": result.deals})  # fmt: skip
+    return rows
+
+
+# ------------------------------------------------------------------ the run
+
+
+def train(cfg: Config, resume: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run training as configured (continuing ``resume``, a loaded checkpoint); the last state."""
+    cfg.check()
+    run_dir = Path(cfg.run_dir)
+    probe = make_env(cfg, OpponentPool(cfg.opponents), 0)
+    cfg.obs_size, cfg.n_actions = probe.raw.observer.size, probe.raw.codec.n
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(asdict(cfg), indent=2), encoding="utf-8")
+    with scoped_seed(cfg.seed + (resume["epoch"] if resume else 0)):
+        return _run(cfg, run_dir, probe, resume)
+
+
+def _run(
+    cfg: Config, run_dir: Path, probe: Big2SingleAgentEnv, resume: dict[str, Any] | None
+) -> dict[str, Any]:
+    pool = OpponentPool(cfg.opponents)
+    algorithm = make_algorithm(cfg, probe)
+    state: dict[str, Any] = {
+        "epoch": 0,
+        "env_step": 0,
+        "update_step": 0,
+        "history": [],
+        "snapshots": [],
+    }
+    if resume is not None:
+        algorithm.load_state_dict(resume["state"])
+        state = {k: resume[k] for k in state}
+        for weights in state["snapshots"]:
+            pool.add_snapshot(_frozen(acting_net(algorithm), weights))
+    offset = state["epoch"] * 7919  # fresh env seeds after a resume
+    envs = DummyVectorEnv(
+        [_env_factory(cfg, pool, cfg.seed * 1000 + offset + i) for i in range(cfg.envs)]
+    )
+    params = _trainer_params(cfg, algorithm, envs, run_dir, state, resume is not None)
+    trainer = algorithm.create_trainer(params)
+    trainer.reset()
+    if cfg.algo == "dqn" and resume is None:
+        trainer.params.training_collector.collect(n_step=cfg.batch_size * cfg.envs)
+    best = max((r["score"] for r in state["history"] if "score" in r), default=-np.inf)
+    start_step = state["env_step"]
+    while state["env_step"] < cfg.steps:
+        epoch_stats = trainer.execute_epoch()
+        state["epoch"] = epoch_stats.epoch
+        state["update_step"] = epoch_stats.info_stat.update_step
+        state["env_step"] = start_step + epoch_stats.info_stat.train_step
+        best = _after_epoch(cfg, run_dir, algorithm, pool, state, best, trainer)
+    return {**state, "config": asdict(cfg)}
+
+
+def _env_factory(cfg: Config, pool: OpponentPool, seed: int) -> Any:
+    return lambda: make_env(cfg, pool, seed)
+
+
+def _trainer_params(
+    cfg: Config,
+    algorithm: PPO | DQN,
+    envs: DummyVectorEnv,
+    run_dir: Path,
+    state: dict[str, Any],
+    resuming: bool,
+) -> OnPolicyTrainerParams | OffPolicyTrainerParams:
+    logger = ResumeLogger(
+        SummaryWriter(str(run_dir / "tb")),
+        (state["epoch"], state["env_step"], state["update_step"]),
+    )
+    common: dict[str, Any] = {
+        "max_epochs": 10**6,  # the loop in _run stops at cfg.steps
+        "epoch_num_steps": cfg.epoch_steps,
+        "batch_size": cfg.batch_size,
+        "logger": logger,
+        "resume_from_log": resuming,
+        "show_progress": True,
+        "verbose": False,
+        "test_collector": None,
+    }
+    if cfg.algo == "ppo":
+        buffer = FastBuffer(cfg.collect_steps, cfg.envs)
+        collector: Collector = Collector(algorithm, envs, buffer)
+        return OnPolicyTrainerParams(
+            training_collector=collector,
+            collection_step_num_env_steps=cfg.collect_steps,
+            update_step_num_repetitions=cfg.ppo_repeat,
+            **common,
+        )
+    buffer = FastBuffer(cfg.buffer_size, cfg.envs, ignore_obs_next=True, random_seed=cfg.seed)
+    collector = Collector[Any](algorithm, envs, buffer, exploration_noise=True)
+    return OffPolicyTrainerParams(
+        training_collector=collector,
+        collection_step_num_env_steps=cfg.envs * 4,
+        update_step_num_gradient_steps_per_sample=0.25,
+        **common,
+    )
+
+
+def _frozen(net: MaskedActor, weights: dict[str, Any]) -> Any:
+    clone = copy.deepcopy(net)
+    clone.load_state_dict(weights)
+    return numpy_logits(clone.eval())
+
+
+def _after_epoch(
+    cfg: Config,
+    run_dir: Path,
+    algorithm: PPO | DQN,
+    pool: OpponentPool,
+    state: dict[str, Any],
+    best: float,
+    trainer: Any,
+) -> float:
+    """Evaluate, log, snapshot, checkpoint and plot after one epoch; the new best score."""
+    net = acting_net(algorithm)
+    rows = evaluate_policy(cfg, net, state["env_step"])
+    score = float(np.mean([r["mean_score"] for r in rows]))
+    rows[0]["score"] = score
+    state["history"] = [*state["history"], *rows]
+    writer = trainer.params.logger.writer
+    for r in rows:
+        writer.add_scalar(f"eval/{r['opponent']}/win_share", r["win_share"], state["env_step"])
+        writer.add_scalar(f"eval/{r['opponent']}/mean_score", r["mean_score"], state["env_step"])
+    if "self" in cfg.opponents and state["epoch"] % cfg.snapshot_every == 0:
+        weights = copy.deepcopy(net.state_dict())
+        state["snapshots"] = [*state["snapshots"], weights][-pool.max_snapshots :]
+        pool.add_snapshot(_frozen(net, weights))
+    data = {"config": asdict(cfg), "state": algorithm.state_dict(), **state}
+    checkpoint.save(run_dir / "latest.pt", data)
+    if score > best:
+        best = score
+        checkpoint.save(run_dir / "best.pt", data)
+    (run_dir / "evaluations.json").write_text(json.dumps(state["history"], indent=1))
+    plot_curve(state["history"], run_dir / "curve.png")
+    summary = ", ".join(f"{r['opponent']} {r['win_share']:.3f}" for r in rows)
+    print(
+        f"[step {state['env_step']:,}] win share vs {summary}; mean score {score:+.2f}", flush=True
+    )
+    return best
+
+
+# ------------------------------------------------------------------ command line
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Config, str | None]:
+    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__)
+    defaults = Config()
+    for f in fields(Config):
+        if f.name in ("obs_size", "n_actions"):
+            continue
+        value = getattr(defaults, f.name)
+        flag = "--" + f.name.replace("_", "-")
+        if isinstance(value, list):
+            parser.add_argument(flag, nargs="+", type=type(value[0]), default=None)
+        else:
+            parser.add_argument(flag, type=type(value), default=None)
+    parser.add_argument("--resume", metavar="RUN_DIR", help="continue from RUN_DIR/latest.pt")
+    args = vars(parser.parse_args(argv))
+    resume = args.pop("resume")
+    given = {k: v for k, v in args.items() if v is not None}
+    return Config(**given), resume
+
+
+def main(argv: list[str] | None = None) -> None:
+    cfg, resume_dir = parse_args(argv)
+    resume = None
+    if resume_dir:
+        try:
+            resume = checkpoint.load(Path(resume_dir) / "latest.pt")
+        except checkpoint.CheckpointError as e:
+            raise SystemExit(f"cannot resume: {e}") from None
+        saved = {k: v for k, v in resume["config"].items() if k not in ("obs_size", "n_actions")}
+        cfg = Config(
+            **{**saved, "steps": max(cfg.steps, resume["env_step"]), "run_dir": resume_dir}
+        )
+    torch.set_num_threads(1)
+    start = time.time()
+    try:
+        final = train(cfg, resume)
+    except ValueError as e:
+        raise SystemExit(f"training: {e}") from None
+    print(f"done in {time.time() - start:.0f} s: {final['env_step']:,} env steps")
+    run = cfg.run_dir
+    print(f"checkpoints: {run}/latest.pt, {run}/best.pt; learning curve: {run}/curve.png")
+
+
+if __name__ == "__main__":
+    main()
