@@ -204,8 +204,11 @@ def _names(agents: Sequence[AgentSpec]) -> list[str]:
     """Display names; repeated names get #2, #3 suffixes."""
     raw = [a if isinstance(a, str) else getattr(a, "name", type(a).__name__) for a in agents]
     seen: dict[str, int] = {}
-    out = []
+    out: list[str] = []
     for name in raw:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if raw.count(name) == 1 else f"{name}#{seen[name]}")
+        label = name
+        while raw.count(name) > 1 and (label == name or label in out or label in raw):
+            seen[name] = seen.get(name, 0) + 1
+            label = f"{name}#{seen[name]}"
+        out.append(label)
     return out

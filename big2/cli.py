@@ -67,7 +67,11 @@ def _play(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     while True:
         game = session.play(seed=rng)
-        if not game.is_over or input("Play again? [y/N] ").strip().lower() != "y":
+        try:
+            again = game.is_over and input("Play again? [y/N] ").strip().lower() == "y"
+        except EOFError:
+            again = False  # end of input means no
+        if not again:
             break
 
 
@@ -77,7 +81,7 @@ def _replay(args: argparse.Namespace) -> None:
     try:
         log = GameLog.from_json(Path(args.file).read_text(encoding="utf-8"))
     except OSError as e:
-        raise SystemExit(f"cannot read {args.file}: {e.strerror}") from None
+        raise SystemExit(f"big2 replay: cannot read {args.file}: {e.strerror}") from None
     replay(log, step=not args.all, color=False if args.no_color else None)
 
 

@@ -9,8 +9,9 @@ to get rid of. Then, in order:
 1. **Go out** when one legal play empties the hand.
 2. **Opening** (first play must contain 3♦): the plan's combination with 3♦, else the
    longest legal play with 3♦.
-3. **Leading**: with two combinations left and one that nobody can beat (judged from
-   the unseen cards), lead that one first, then the other. If an opponent holds one
+3. **Leading**: with two combinations left and a control one (holding a 2, or one
+   nobody can beat judging from the unseen cards), lead the control one first to keep
+   the lead, then the other. If an opponent holds one
    card, do not lead a single unless nothing else is left (then lead the highest).
    Otherwise lead the plan's combination holding its weakest card, keeping control
    combinations (those with a 2, or unbeatable ones) for last; a longer combination

@@ -78,6 +78,7 @@ class TerminalGame:
         game = Game(self.rules, seed=seed)
         agents = {s: self.opponents[i] for i, s in enumerate(s for s in range(4) if s != self.seat)}
         self.write(f"You are seat {self.seat}. Type h for help.")
+        self._announce(game, 0)  # moves the rules made (CHARLESWORTH's automatic 3D)
         try:
             while not game.is_over:
                 before = len(game.log.moves)
@@ -86,13 +87,16 @@ class TerminalGame:
                 else:
                     agent = agents[game.turn]
                     game.play(agent.act(game.view(game.turn), game.legal_moves()))
-                for entry in game.log.moves[before:]:
-                    who = "you" if entry.seat == self.seat else f"seat {entry.seat}"
-                    self.write(f"  {who}: {move_text(entry.move, self.color)}")
+                self._announce(game, before)
         except Quit:
             self.write("Quit.")
         self._finish(game)
         return game
+
+    def _announce(self, game: Game, start: int) -> None:
+        for entry in game.log.moves[start:]:
+            who = "you" if entry.seat == self.seat else f"seat {entry.seat}"
+            self.write(f"  {who}: {move_text(entry.move, self.color)}")
 
     def _finish(self, game: Game) -> None:
         if game.is_over:
@@ -128,6 +132,8 @@ class TerminalGame:
     ) -> tuple[HandRanking | None, str]:
         """The move ``answer`` names, or None and what was wrong with it."""
         word = answer.lower()
+        if not word.strip(" ,"):
+            return None, "Type a move number, the cards to play, p to pass or h for help."
         if word in ("q", "quit"):
             raise Quit
         if word in ("h", "help", "?"):
@@ -183,6 +189,8 @@ def replay(
     Game.replay(log)  # a corrupt or illegal log fails here, before anything is shown
     game = Game.from_board(Board.from_hands(log.deal, log.rules))
     write(f"Replay: {len(moves)} moves, {log.rules.name} rules")
+    for number, entry in enumerate(game.log.moves):  # moves the rules made at the start
+        write(f"{number + 1}. seat {entry.seat}: {move_text(entry.move, color)}")
     for number in range(len(game.log.moves), len(moves) + 1):
         write(_all_hands(game, color))
         if number == len(moves):

@@ -1,0 +1,262 @@
+"""big2.terminal and ``big2 play``: a person against three agents, driven by scripted input."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+from big2.agents import GreedyAgent, RandomAgent
+from big2.board import Board
+from big2.cards import format_cards
+from big2.game import Game
+from big2.hand_ranking import PASS, HandRanking
+from big2.heuristic import HeuristicAgent
+from big2.log import GameLog
+from big2.rules import CHARLESWORTH, STANDARD
+from big2.terminal import HELP, TerminalGame, cards_text, move_text
+
+SEED = 0  # seat 0 holds 3D 3C 4D 4C 4S 6D TD JC QD QH KC AC 2C and leads
+ENV = {**os.environ, "PYTHONUTF8": "1"}
+ENV.pop("NO_COLOR", None)
+SAVED = re.compile(r"^Game log saved to (.+\.json)$", re.M)
+FINAL = re.compile(r"^(You win|Seat (\d) wins)! Scores: \[(.+)\] \(you: ([+-]\d+)\)$", re.M)
+
+
+def cli(*args, stdin="", timeout=120):
+    command = [sys.executable, "-m", "big2.cli", *args]
+    return subprocess.run(
+        command, input=stdin, env=ENV, capture_output=True, encoding="utf-8", timeout=timeout
+    )
+
+
+def play_cli(tmp_path, answers, *extra):
+    args = ["play", "--seed", str(SEED), "--no-color", "--log-dir", str(tmp_path), *extra]
+    return cli(*args, "--opponents", "heuristic", stdin="".join(a + "\n" for a in answers))
+
+
+def saved_log(out):
+    (path,) = SAVED.findall(out)
+    with open(path, encoding="utf-8") as f:
+        return GameLog.from_json(f.read())
+
+
+class Script:
+    """A ``read`` function answering from a list, then raising EOFError like input()."""
+
+    def __init__(self, answers):
+        self.answers, self.prompts = list(answers), []
+
+    def __call__(self, prompt):
+        self.prompts.append(prompt)
+        if not self.answers:
+            raise EOFError
+        answer = self.answers.pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+
+def session(tmp_path, answers, seat=0, opponents=None, color=False):
+    out, script = [], Script(answers)
+    agents = opponents or [HeuristicAgent(), GreedyAgent(), HeuristicAgent()]
+    game = TerminalGame(agents, STANDARD, seat, tmp_path, color, read=script, write=out.append)
+    return game, script, out
+
+
+def test_board_of_the_seed():
+    board = Board(seed=SEED)
+    assert board.first_seat == 0
+    assert format_cards(board.hands[0]) == "3D 3C 4D 4C 4S 6D TD JC QD QH KC AC 2C"
+
+
+def test_scripted_game_with_mistakes_to_the_end(tmp_path):
+    mistakes = ["h", "99", "0", "3X", "QD", "5H", "p"]
+    result = play_cli(tmp_path, [*mistakes, "3d", *["1"] * 300])
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    expected = [HELP, "No move 99: choose 1..4, p to pass or h for help.",
+                "No move 0: choose 1..4", "bad card '3X'", ". Type h for help.",
+                "QD is not a legal move now.", "5H is not a legal move now.",
+                "You cannot pass: you lead, so you must play.", "  you: 3♦ (single)"]  # fmt: skip
+    at = 0
+    for text in expected:  # each message, in order, then the typed move is played
+        at = out.index(text, at) + len(text)
+    first_move = out.index("  you: ")
+    assert out[:first_move].count("your move> ") == len(mistakes) + 1
+    assert "\033[" not in out  # --no-color
+
+    log = saved_log(out)
+    game = Game.replay(log)
+    assert game.is_over and log.moves[0] == (0, HandRanking.from_str("3D"), None)
+    final = FINAL.search(out)
+    assert final is not None and out.index("Game log saved") > final.end()
+    assert [int(s) for s in final[3].split(", ")] == list(game.scores())
+    assert int(final[4]) == game.scores()[0]
+    assert final[1] == "You win" if game.winner == 0 else int(final[2]) == game.winner
+    assert out.rstrip().endswith("Play again? [y/N]")
+
+    check = Game.from_board(Board.from_hands(log.deal))  # every later answer "1" was move 1
+    for entry in log.moves:
+        if entry.seat == 0 and len(check.log.moves) > 0:
+            assert entry.move is check.legal_moves()[0]
+        check.play(entry.move)
+    human = sum(e.seat == 0 for e in log.moves)
+    assert out.count("your move> ") == len(mistakes) + human
+
+
+def questions_in_first_game(tmp_path):
+    """How many moves the CLI asks for in its first game when every answer is 1."""
+    game, script, _ = session(tmp_path / "sim", ["1"] * 300, opponents=[HeuristicAgent()] * 3)
+    assert game.play(seed=random.Random(SEED)).is_over
+    return len(script.prompts)
+
+
+def test_play_again_starts_a_new_deal(tmp_path):
+    result = play_cli(tmp_path, [*["1"] * questions_in_first_game(tmp_path), "y", "q"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("You are seat 0.") == 2 and result.stdout.count("Quit.") == 1
+    logs = sorted(tmp_path.glob("*.json"))
+    first, second = (GameLog.from_json(p.read_text("utf-8")) for p in logs)
+    assert Game.replay(first).is_over and not Game.replay(second).is_over
+    assert first.deal != second.deal
+
+
+def test_end_of_input_at_play_again_is_no(tmp_path):
+    result = play_cli(tmp_path, ["1"] * questions_in_first_game(tmp_path))
+    assert FINAL.search(result.stdout) and "Play again? [y/N]" in result.stdout
+    assert len(SAVED.findall(result.stdout)) == 1
+    assert result.returncode == 0  # got: 130
+
+
+@pytest.mark.parametrize("answers", [["3D", "q"], ["3D"], [], ["3D", "QUIT"]])
+def test_quit_and_end_of_input_save_a_replayable_log(tmp_path, answers):
+    result = play_cli(tmp_path, answers)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Quit." in out and "Play again" not in out and FINAL.search(out) is None
+    log = saved_log(out)
+    game = Game.replay(log)
+    assert not game.is_over and log.deal == Board(seed=SEED).hands
+    if answers:
+        assert log.moves[0].move == HandRanking.from_str("3D") and len(log.moves) >= 4
+        assert game.turn == 0  # stopped at the person's second question
+    else:
+        assert log.moves == []
+
+
+def test_mistakes_change_nothing(tmp_path):
+    clean, _, clean_out = session(tmp_path, ["3D", *["1"] * 5])
+    clean_game = clean.play(seed=SEED)
+    noisy, script, noisy_out = session(tmp_path, ["h", "42", "2S", "3D 3C 3H", "", "p", "3d"] +
+                                       ["zz", "?", "1"] * 5)  # fmt: skip
+    noisy_game = noisy.play(seed=SEED)
+    assert noisy_game.log == clean_game.log and len(clean_game.log.moves) > 6
+    assert [line for line in noisy_out if line.startswith("  ")] == [
+        line for line in clean_out if line.startswith("  ")]  # fmt: skip
+    assert noisy_out.count(HELP) == 6 and script.prompts[0] == "your move> "
+    assert "3D 3C 3H is not a legal move now." in noisy_out
+    assert "Type a move number, the cards to play, p to pass or h for help." in noisy_out
+
+
+def test_pass_and_typed_cards_while_following(tmp_path):
+    game, script, out = session(tmp_path, ["3D", "pass", "P"], opponents=[GreedyAgent()] * 3)
+    played = game.play(seed=SEED)
+    mine = [e.move for e in played.log.moves if e.seat == 0]
+    assert mine[0] == HandRanking.from_str("3D") and mine[1:] == [PASS, PASS]
+    assert out.count("  you: pass") == 2 and len(script.prompts) == 4
+
+
+def test_typed_cards_accept_case_tens_and_symbols(tmp_path):
+    for text in ("3d", "3♦", "3D,", " 3D "):
+        game, _, _ = session(tmp_path, [text])
+        assert str(game.play(seed=SEED).log.moves[0].move) == "3D"
+    game, _, _ = session(tmp_path, ["10d 3d 4d 6d qd"])
+    assert str(game.play(seed=SEED).log.moves[0].move) == "3D 4D 6D TD QD"
+
+
+def test_empty_line_is_not_a_pass(tmp_path):
+    game, _, _ = session(tmp_path, ["3D", "", "q"], opponents=[GreedyAgent()] * 3)
+    played = game.play(seed=SEED)
+    assert [e.move for e in played.log.moves if e.seat == 0] == [HandRanking.from_str("3D")]
+
+
+def test_other_seat_interrupt_and_screen(tmp_path):
+    game, _, out = session(tmp_path, [KeyboardInterrupt()], seat=2)
+    played = game.play(seed=SEED)
+    assert out[0] == "You are seat 2. Type h for help." and out[-2] == "Quit."
+    assert played.turn == 2 and all(e.seat != 2 for e in played.log.moves)
+    screen = next(line for line in out if "Legal moves:" in line)
+    hand = cards_text(played.hand(2), False)
+    assert f"Your hand: {hand}" in screen and "Cards left: seat 0: " in screen
+    assert "seat 2:" not in screen.split("\n")[1]  # your own count is not listed
+    assert (tmp_path / out[-1].split("/")[-1]).exists()
+
+
+def test_colors_and_texts():
+    cards = HandRanking.from_str("3D 3S").cards
+    assert cards_text(cards, False) == "3♦ 3♠"
+    assert cards_text(cards, True) == "\033[31m3♦\033[0m 3♠"
+    assert move_text(PASS, True) == "pass"
+    assert move_text(HandRanking.from_str("TH"), False) == "T♥ (single)"
+
+
+def test_constructor_errors():
+    with pytest.raises(ValueError, match="needs 3 opponents, got 2"):
+        TerminalGame([RandomAgent()] * 2, STANDARD)
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.3, got 4"):
+        TerminalGame([RandomAgent()] * 3, STANDARD, seat=4)
+
+
+def read_until(fd, text, buf, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while text not in buf:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            raise AssertionError(f"timed out waiting for {text!r}; got {buf[-500:]!r}")
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            chunk = b""
+        if not chunk:
+            raise AssertionError(f"output ended before {text!r}; got {buf[-500:]!r}")
+        buf += chunk.decode("utf-8", "replace")
+    return buf
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pty test for Linux")
+@pytest.mark.parametrize("no_color", [False, True])
+def test_real_terminal(tmp_path, no_color):
+    env = {**ENV, "NO_COLOR": "1"} if no_color else ENV
+    master, slave = os.openpty()
+    cmd = [sys.executable, "-m", "big2.cli", "play", "--seed", "0", "--log-dir", str(tmp_path)]
+    proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env)
+    os.close(slave)
+    try:
+        buf = read_until(master, "your move> ", "")
+        assert ("\033[31m3♦\033[0m" in buf) != no_color  # colour only on a terminal
+        os.write(master, b"h\n")
+        buf = read_until(master, "quit (the game so far is saved)", buf)
+        buf = read_until(master, "your move> ", buf)
+        os.write(master, b"q\n")
+        buf = read_until(master, "Game log saved to", buf)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert len(list(tmp_path.glob("game-*.json"))) == 1
+
+
+def test_automatic_opening_is_announced(tmp_path):
+    game = TerminalGame([GreedyAgent()] * 3, CHARLESWORTH, 0, tmp_path, False,
+                        read=Script(["q"]), write=(out := []).append)  # fmt: skip
+    played = game.play(seed=1)
+    assert played.log.moves[0].seat == 2  # seat 2 held 3D; seat 3 played next
+    assert "  seat 2: 3♦ (single)" in out
