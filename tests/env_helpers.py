@@ -42,7 +42,9 @@ def game_from(deal: Sequence[int], rules: Rules, moves: Sequence[LogEntry]) -> G
 
 def random_action(obs: dict[str, np.ndarray], rng: np.random.Generator) -> int:
     """A uniformly random legal action of a masked observation."""
-    return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+    mask = obs["action_mask"]
+    assert mask.dtype == np.int8 and mask.max() <= 1
+    return int(rng.choice(np.flatnonzero(mask.view(np.bool_))))  # much faster than on int8
 
 
 def play_out(aec, rng: np.random.Generator) -> list[int]:
