@@ -19,12 +19,12 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 train: $(STAMP)
-	@echo "make train: training lands with the training issue; for now, a seeded demo game between baseline players:"
-	$(BIN)/big2 demo --seed 0
+	$(BIN)/python -m training.train --run-dir runs/quick
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.rules
 	$(BIN)/python -m bench.env
+	$(BIN)/python -m bench.train
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -43,7 +43,10 @@ the hand, ordered by size then strength); the last action passes. `hand`: the ha
 layout of henrycharlesworth/big2_PPOalgorithm (positions in the sorted hand), the last
 action passes. Through `raw_env`, an illegal or out-of-range action raises `ValueError`
 naming it, its meaning and the number of legal actions, and the env is unchanged; through
-`env()`, PettingZoo's `TerminateIllegalWrapper` ends the game with -1 to the offender.
+`env()`, PettingZoo's conventions apply: an out-of-range action fails
+`AssertOutOfBoundsWrapper` (`AssertionError`) and a masked one makes
+`TerminateIllegalWrapper` end the game with -1 to the offender. Under CHARLESWORTH the
+automatic opening 3♦ is made by the rules at `reset()`, not as a step (no shaped reward).
 
 ## Rewards
 

@@ -71,11 +71,12 @@ def actor_from(data: dict[str, Any]) -> MaskedActor:
     obs_size, n = cfg["obs_size"], cfg["n_actions"]
     hidden = tuple(cfg["hidden"])
     features = action_features(codecs.make(cfg["actions"], get_rules(cfg["rules"])))
+    head = cfg.get("action_head", "dot")
     if cfg["algo"] == "ppo":
-        net = MaskedActor(obs_size, n, hidden, features)
+        net = MaskedActor(obs_size, n, hidden, features, head)
         prefix = "policy.actor."
     else:
-        net = QNet(obs_size, n, hidden, features)
+        net = QNet(obs_size, n, hidden, features, head)
         prefix = "policy.model."
     weights = {k[len(prefix) :]: v for k, v in data["state"].items() if k.startswith(prefix)}
     try:

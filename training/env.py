@@ -22,6 +22,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+import observers
 from big2.agents import AGENTS, Agent, make_agent
 from big2.game import View
 from big2.hand_ranking import HandRanking
@@ -102,15 +103,20 @@ class Big2SingleAgentEnv(gym.Env[Any, Any]):
         actions: str = "catalog",
         reward: str = "score_normalized",
         seed: int | None = None,
+        critic_observer: str | None = None,
     ) -> None:
         self.raw = raw_env(
             rules=get_rules(rules), observer=observer, actions=actions, reward=reward
         )
         self.pool = pool
         n = self.raw.codec.n
-        self.observation_space = gym.spaces.Dict(
-            {"obs": self.raw.observer.space, "mask": gym.spaces.MultiBinary(n)}
-        )
+        # an optional second observation for a centralised critic (e.g. "oracle": it sees
+        # every hand); the actor never reads it, so the policy stays a fair player
+        self.critic_observer = observers.make(critic_observer, rules) if critic_observer else None
+        spaces = {"obs": self.raw.observer.space, "mask": gym.spaces.MultiBinary(n)}
+        if self.critic_observer is not None:
+            spaces["critic"] = self.critic_observer.space
+        self.observation_space = gym.spaces.Dict(spaces)
         self.action_space = gym.spaces.Discrete(n)
         self._rng = random.Random(seed)
         self._games = 0
@@ -155,4 +161,8 @@ class Big2SingleAgentEnv(gym.Env[Any, Any]):
 
     def _observation(self) -> dict[str, np.ndarray]:
         obs = self.raw.observe(self.raw.possible_agents[self.seat])
-        return {"obs": obs["observation"], "mask": obs["action_mask"]}
+        out = {"obs": obs["observation"], "mask": obs["action_mask"]}
+        if self.critic_observer is not None:
+            game = self.raw.game
+            out["critic"] = self.critic_observer.observe(game.view(self.seat), game)
+        return out

@@ -96,8 +96,12 @@ class ActionScorer(nn.Module):
     learned. Work is proportional to the number of legal actions, not to 17,859.
     """
 
-    def __init__(self, features: np.ndarray, width: int, embed: int = 128) -> None:
+    def __init__(
+        self, features: np.ndarray, width: int, embed: int = 128, head: str = "dot"
+    ) -> None:
         super().__init__()
+        if head not in ("dot", "mlp"):
+            raise ValueError(f"action head must be 'dot' or 'mlp', got {head!r}")
         # derived from the codec, so not saved in checkpoints (persistent=False)
         features_t = torch.as_tensor(features, dtype=torch.float32)
         self.register_buffer("features", features_t, persistent=False)
@@ -105,11 +109,21 @@ class ActionScorer(nn.Module):
         self.action = nn.Sequential(nn.Linear(features.shape[1], embed), nn.ReLU(),
                                     nn.Linear(embed, embed))  # fmt: skip
         self.bias = nn.Linear(features.shape[1], 1)
+        # "mlp": score = MLP([state embedding, action embedding]); "dot": their dot product
+        self.joint = (
+            nn.Sequential(nn.Linear(2 * embed, embed), nn.ReLU(), nn.Linear(embed, 1))
+            if head == "mlp"
+            else None
+        )
 
     def forward(self, hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         rows, cols = mask.nonzero(as_tuple=True)
         f = self.features[cols]  # type: ignore[index]
-        scores = (self.state(hidden)[rows] * self.action(f)).sum(-1) + self.bias(f).squeeze(-1)
+        state, action = self.state(hidden)[rows], self.action(f)
+        if self.joint is not None:
+            scores = self.joint(torch.cat([state, action], -1)).squeeze(-1)
+        else:
+            scores = (state * action).sum(-1) + self.bias(f).squeeze(-1)
         out = torch.full(mask.shape, ILLEGAL, dtype=scores.dtype)
         out[rows, cols] = scores
         return out
@@ -128,10 +142,11 @@ class MaskedActor(nn.Module):
         n_actions: int,
         hidden: Sequence[int] = (512, 256),
         features: np.ndarray | None = None,
+        head: str = "dot",
     ) -> None:
         super().__init__()
         self.body = mlp([obs_size, *hidden])
-        self.scorer = None if features is None else ActionScorer(features, hidden[-1])
+        self.scorer = None if features is None else ActionScorer(features, hidden[-1], head=head)
         self.head = nn.Linear(hidden[-1], n_actions) if features is None else None
 
     def logits(self, obs: Any, mask: Any) -> torch.Tensor:
@@ -150,15 +165,16 @@ class MaskedActor(nn.Module):
 
 
 class Critic(nn.Module):
-    """obs Batch -> state value (batch, 1)."""
+    """obs Batch -> state value (batch, 1), read from ``obs.<key>`` ("critic": centralised)."""
 
-    def __init__(self, obs_size: int, hidden: Sequence[int] = (512, 256)) -> None:
+    def __init__(self, obs_size: int, hidden: Sequence[int] = (512, 256), key: str = "obs") -> None:
         super().__init__()
         self.body = mlp([obs_size, *hidden])
         self.head = nn.Linear(hidden[-1], 1)
+        self.key = key
 
     def forward(self, obs: Any, **kwargs: Any) -> torch.Tensor:
-        return self.head(self.body(_tensor(obs.obs)))  # type: ignore[no-any-return]
+        return self.head(self.body(_tensor(getattr(obs, self.key))))  # type: ignore[no-any-return]
 
 
 class QNet(MaskedActor):

@@ -59,12 +59,16 @@ class Config:
     actions: str = "catalog"
     rules: str = "standard"
     opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "heuristic"])
-    steps: int = 150_000
+    steps: int = 50_000  # the make train default: a few minutes on 2 cores
     seed: int = 0
     envs: int = 8
     run_dir: str = "runs/default"
     reward: str = "score_normalized"
+    # the critic's observation: "oracle" (every hand: a centralised critic, used in training
+    # only; the actor still sees its seat's view) or "" for the actor's own observation
+    critic_observer: str = "oracle"
     hidden: list[int] = field(default_factory=lambda: [512, 256])
+    action_head: str = "dot"
     lr: float = 3e-4
     gamma: float = 0.99
     epoch_steps: int = 25_000
@@ -78,6 +82,7 @@ class Config:
     eval_deals: int = 100
     eval_seed: int = 12345
     snapshot_every: int = 1
+    max_minutes: float = 0.0  # wall-clock budget; 0 = none (stops after the epoch that ends it)
     obs_size: int = 0  # filled in from the observer
     n_actions: int = 0  # filled in from the codec
 
@@ -95,7 +100,10 @@ class Config:
 
 
 def make_env(cfg: Config, pool: OpponentPool, seed: int) -> Big2SingleAgentEnv:
-    return Big2SingleAgentEnv(pool, cfg.rules, cfg.observer, cfg.actions, cfg.reward, seed)
+    critic = cfg.critic_observer if cfg.algo == "ppo" else ""
+    return Big2SingleAgentEnv(
+        pool, cfg.rules, cfg.observer, cfg.actions, cfg.reward, seed, critic or None
+    )
 
 
 def make_algorithm(cfg: Config, env: Big2SingleAgentEnv) -> PPO | DQN:
@@ -104,22 +112,27 @@ def make_algorithm(cfg: Config, env: Big2SingleAgentEnv) -> PPO | DQN:
     features = action_features(env.raw.codec)
     optim = AdamOptimizerFactory(lr=cfg.lr)
     if cfg.algo == "ppo":
-        actor = MaskedActor(cfg.obs_size, cfg.n_actions, hidden, features)
+        actor = MaskedActor(cfg.obs_size, cfg.n_actions, hidden, features, cfg.action_head)
         policy = DiscreteActorPolicy(
             actor=actor,  # type: ignore[arg-type]  # any module returning (logits, state)
             dist_fn=LegalCategorical,
             action_space=env.action_space,
         )
+        critic = (
+            Critic(env.critic_observer.size, hidden, key="critic")
+            if env.critic_observer is not None
+            else Critic(cfg.obs_size, hidden)
+        )
         return PPO(
             policy=policy,
-            critic=Critic(cfg.obs_size, hidden),
+            critic=critic,
             optim=optim,
             gamma=cfg.gamma,
             ent_coef=cfg.ent_coef,
             max_grad_norm=0.5,
         )
     q_policy = MaskedQPolicy(
-        model=QNet(cfg.obs_size, cfg.n_actions, hidden, features),
+        model=QNet(cfg.obs_size, cfg.n_actions, hidden, features, cfg.action_head),
         action_space=env.action_space,
         eps_training=cfg.eps_train,
         eps_inference=0.0,
@@ -241,13 +254,15 @@ def _run(
     if cfg.algo == "dqn" and resume is None:
         trainer.params.training_collector.collect(n_step=cfg.batch_size * cfg.envs)
     best = max((r["score"] for r in state["history"] if "score" in r), default=-np.inf)
-    start_step = state["env_step"]
-    while state["env_step"] < cfg.steps:
+    start_step, started = state["env_step"], time.monotonic()
+    out_of_time = False
+    while state["env_step"] < cfg.steps and not out_of_time:
         epoch_stats = trainer.execute_epoch()
         state["epoch"] = epoch_stats.epoch
         state["update_step"] = epoch_stats.info_stat.update_step
         state["env_step"] = start_step + epoch_stats.info_stat.train_step
         best = _after_epoch(cfg, run_dir, algorithm, pool, state, best, trainer)
+        out_of_time = 0 < cfg.max_minutes * 60 <= time.monotonic() - started
     return {**state, "config": asdict(cfg)}
 
 
