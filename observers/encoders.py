@@ -25,6 +25,27 @@ if TYPE_CHECKING:
 _RANKINGS = len(Ranking) - 1  # every category but PASS
 
 
+# the table's context, shared by the observers that have it
+_CONTEXT = [
+    Piece("table_ranking", (_RANKINGS,), "one-hot Ranking of the table (SINGLE..)"),
+    Piece("table_owner", (4,), "who played the table: me, next, across, previous"),
+    Piece("leading", (1,), "1 when I am to act on an empty table"),
+    Piece("passes", (3,), "one-hot consecutive passes since the table's play (0, 1, 2)"),
+]
+
+
+def _write_context(view: View, pieces: Pieces) -> None:
+    """Fill the :data:`_CONTEXT` pieces."""
+    table = view.table
+    if table is not None:
+        pieces.one_hot("table_ranking", table.ranking - 1)
+        assert view.table_seat is not None
+        pieces.one_hot("table_owner", view.relative(view.table_seat))
+        pieces.one_hot("passes", min(view.passes, 2))
+    if view.leading:
+        pieces.one_hot("leading", 0)
+
+
 class SimpleObserver(Observer):
     """Own hand, the table, whose it is, leading flag, passes and opponents' card counts."""
 
@@ -34,24 +55,15 @@ class SimpleObserver(Observer):
         return [
             Piece("hand", (52,), "cards in my hand"),
             Piece("table", (52,), "cards of the combination to beat (zeros when leading)"),
-            Piece("table_ranking", (_RANKINGS,), "one-hot Ranking of the table (SINGLE..)"),
-            Piece("table_owner", (4,), "who played the table: me, next, across, previous"),
-            Piece("leading", (1,), "1 when I am to act on an empty table"),
-            Piece("passes", (3,), "one-hot consecutive passes since the table's play (0, 1, 2)"),
+            *_CONTEXT,
             Piece("cards_left", (3, 13), "per opponent (next, across, previous): one-hot n-1"),
         ]
 
     def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
-        table = view.table
         pieces.cards("hand", view.hand)
-        if table is not None:
-            pieces.cards("table", table.cards)
-            pieces.one_hot("table_ranking", table.ranking - 1)
-            assert view.table_seat is not None
-            pieces.one_hot("table_owner", view.relative(view.table_seat))
-            pieces.one_hot("passes", min(view.passes, 2))
-        if view.leading:
-            pieces.one_hot("leading", 0)
+        if view.table is not None:
+            pieces.cards("table", view.table.cards)
+        _write_context(view, pieces)
         left, seat = view.cards_left, view.seat
         for i in range(3):  # next, across, previous
             if n := left[(seat + 1 + i) % 4]:
@@ -125,10 +137,7 @@ class PlanesObserver(Observer):
     def declare(self) -> list[Piece]:
         return [
             Piece("planes", (len(self.CHANNELS), 4, 13), "channels: " + ", ".join(self.CHANNELS)),
-            Piece("table_ranking", (_RANKINGS,), "one-hot Ranking of the table"),
-            Piece("table_owner", (4,), "who played the table: me, next, across, previous"),
-            Piece("leading", (1,), "1 when I am to act on an empty table"),
-            Piece("passes", (3,), "one-hot consecutive passes (0, 1, 2)"),
+            *_CONTEXT,
             Piece("cards_left", (3,), "cards left / 13 for next, across, previous"),
         ]
 
@@ -140,13 +149,7 @@ class PlanesObserver(Observer):
         for channel, mask in enumerate(masks):
             base = 52 * channel
             pieces.ones("planes", [base + _PLANE[card] for card in card_positions(mask)])
-        if table is not None:
-            pieces.one_hot("table_ranking", table.ranking - 1)
-            assert view.table_seat is not None
-            pieces.one_hot("table_owner", view.relative(view.table_seat))
-            pieces.one_hot("passes", min(view.passes, 2))
-        if view.leading:
-            pieces.one_hot("leading", 0)
+        _write_context(view, pieces)
         pieces["cards_left"][:] = [view.cards_left[s] / 13 for s in relative_seats(view.seat)[1:]]
 
 
