@@ -127,8 +127,9 @@ class Big2SingleAgentEnv(gym.Env[Any, Any]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is not None:
+        if seed is not None:  # a seeded reset starts over: same seat, same deal
             self._rng = random.Random(seed)
+            self._games = 0
         self.seat = self._games % 4
         self._games += 1
         self._opponents = self.pool.draw(self._rng, self.raw.observer, self.raw.codec)

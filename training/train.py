@@ -33,8 +33,10 @@ from tianshou.data import Collector, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv
 from tianshou.trainer import OffPolicyTrainerParams, OnPolicyTrainerParams
 from tianshou.utils import TensorboardLogger
+from tianshou.utils.torch_utils import policy_within_training_step
 from torch.utils.tensorboard import SummaryWriter
 
+import observers
 from big2.arena import evaluate as arena
 from training import checkpoint
 from training.env import Big2SingleAgentEnv, OpponentPool
@@ -94,6 +96,11 @@ class Config:
             raise ValueError("steps, envs and epoch_steps must be positive")
         OpponentPool(self.opponents)
         OpponentPool(self.eval_opponents)
+        if observers.make(self.observer, self.rules).perfect_information:
+            raise ValueError(
+                f"observer {self.observer!r} sees every hand; the actor must play from its "
+                f"seat's view (use it as --critic-observer instead)"
+            )
 
 
 # ------------------------------------------------------------------ building blocks
@@ -252,7 +259,10 @@ def _run(
     trainer = algorithm.create_trainer(params)
     trainer.reset()
     if cfg.algo == "dqn" and resume is None:
-        trainer.params.training_collector.collect(n_step=cfg.batch_size * cfg.envs)
+        with policy_within_training_step(
+            algorithm.policy
+        ):  # explore (eps_training) while warming up
+            trainer.params.training_collector.collect(n_step=cfg.batch_size * cfg.envs)
     best = max((r["score"] for r in state["history"] if "score" in r), default=-np.inf)
     start_step, started = state["env_step"], time.monotonic()
     out_of_time = False
@@ -282,6 +292,7 @@ def _trainer_params(
         SummaryWriter(str(run_dir / "tb")),
         (state["epoch"], state["env_step"], state["update_step"]),
     )
+    logger.update_interval = 1  # PPO updates once per collection: log every update's losses
     common: dict[str, Any] = {
         "max_epochs": 10**6,  # the loop in _run stops at cfg.steps
         "epoch_num_steps": cfg.epoch_steps,
@@ -357,7 +368,8 @@ def _after_epoch(
 # ------------------------------------------------------------------ command line
 
 
-def parse_args(argv: list[str] | None = None) -> tuple[Config, str | None]:
+def parse_args(argv: list[str] | None = None) -> tuple[dict[str, Any], str | None]:
+    """The config fields given on the command line, and the run directory to resume."""
     parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__)
     defaults = Config()
     for f in fields(Config):
@@ -373,11 +385,15 @@ def parse_args(argv: list[str] | None = None) -> tuple[Config, str | None]:
     args = vars(parser.parse_args(argv))
     resume = args.pop("resume")
     given = {k: v for k, v in args.items() if v is not None}
-    return Config(**given), resume
+    changed = set(given) - {"steps", "max_minutes"}
+    if resume and changed:
+        flags = ", ".join("--" + k.replace("_", "-") for k in sorted(changed))
+        parser.error(f"a resumed run keeps its config; only --steps, --max-minutes apply ({flags})")
+    return given, resume
 
 
 def main(argv: list[str] | None = None) -> None:
-    cfg, resume_dir = parse_args(argv)
+    given, resume_dir = parse_args(argv)
     resume = None
     if resume_dir:
         try:
@@ -385,9 +401,11 @@ def main(argv: list[str] | None = None) -> None:
         except checkpoint.CheckpointError as e:
             raise SystemExit(f"cannot resume: {e}") from None
         saved = {k: v for k, v in resume["config"].items() if k not in ("obs_size", "n_actions")}
-        cfg = Config(
-            **{**saved, "steps": max(cfg.steps, resume["env_step"]), "run_dir": resume_dir}
-        )
+        given = {**saved, **given, "run_dir": resume_dir}  # only --steps/--max-minutes differ
+    try:
+        cfg = Config(**given)
+    except TypeError as e:
+        raise SystemExit(f"training: bad configuration: {e}") from None
     torch.set_num_threads(1)
     start = time.time()
     try:

@@ -1,0 +1,251 @@
+"""training.checkpoint (save, load, errors, agents) and the evaluate / arena / train CLIs.
+
+Checkpoints here are built by hand from a small ``MaskedActor`` (no Tianshou algorithm,
+so no numba JIT); test_training.py round-trips real training checkpoints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import random
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+import torch
+
+import observers
+from big2 import cli
+from big2.agents import load_agent as load_any_agent
+from big2.arena import evaluate as arena
+from big2.rules import CHARLESWORTH, STANDARD
+from envs import codecs
+from training import checkpoint
+from training.checkpoint import CheckpointError
+from training.nets import MaskedActor
+from training.train import Config
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def make_checkpoint(path: Path, seed: int = 0, hidden: int = 16) -> dict:
+    """A valid PPO checkpoint (hand codec, simple observer) with random weights."""
+    cfg = asdict(Config(actions="hand", observer="simple", hidden=[hidden], run_dir=str(path)))
+    cfg["obs_size"] = observers.make("simple").size
+    cfg["n_actions"] = codecs.make("hand").n
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        net = MaskedActor(cfg["obs_size"], cfg["n_actions"], (hidden,))
+    state = {f"policy.actor.{k}": v for k, v in net.state_dict().items()}
+    data = {"config": cfg, "state": state, "epoch": 2, "env_step": 300, "update_step": 7,
+            "history": [{"env_step": 150, "win_share": 0.5}], "snapshots": []}  # fmt: skip
+    checkpoint.save(path, data)
+    return data
+
+
+@pytest.fixture
+def ckpt(tmp_path) -> Path:
+    make_checkpoint(tmp_path / "agent.pt")
+    return tmp_path / "agent.pt"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+# ------------------------------------------------------------------ save / load
+
+
+def test_save_then_load_preserves_everything(tmp_path):
+    path = tmp_path / "sub" / "c.pt"
+    data = make_checkpoint(path)
+    loaded = checkpoint.load(path)
+    assert set(loaded) == set(checkpoint.KEYS)
+    assert loaded["format"] == checkpoint.FORMAT
+    for key in ("config", "epoch", "env_step", "update_step", "history", "snapshots"):
+        assert loaded[key] == data[key], key
+    assert loaded["state"].keys() == data["state"].keys()
+    assert all(torch.equal(loaded["state"][k], v) for k, v in data["state"].items())
+    assert [p.name for p in path.parent.iterdir()] == ["c.pt"]  # no temporary file left
+    make_checkpoint(path, seed=1)  # overwriting works and replaces the weights
+    again = checkpoint.load(path)["state"]
+    assert any(not torch.equal(again[k], v) for k, v in data["state"].items())
+
+
+def test_save_refuses_incomplete_data(tmp_path):
+    with pytest.raises(ValueError, match=r"lacks \['state', 'epoch'"):
+        checkpoint.save(tmp_path / "c.pt", {"config": {}})
+    assert not list(tmp_path.iterdir())
+
+
+def test_load_missing_file_or_directory(tmp_path):
+    for path in (tmp_path / "nothing.pt", tmp_path):
+        with pytest.raises(CheckpointError, match="no checkpoint at") as err:
+            checkpoint.load(path)
+        assert str(path) in str(err.value)
+
+
+def corrupt_inputs(good: bytes) -> dict[str, bytes]:
+    rng = random.Random(0)
+    return {
+        "empty": b"",
+        "text": b"hello, this is not a checkpoint\n",
+        "random": bytes(rng.getrandbits(8) for _ in range(1000)),
+        "plain pickle": pickle.dumps({"format": checkpoint.FORMAT}),
+        "zip header": b"PK\x03\x04" + bytes(100),
+        **{f"truncated {n}": good[:n] for n in (1, 100, len(good) // 2, len(good) - 1)},
+    }
+
+
+def test_load_corrupt_files_raise_checkpoint_error(ckpt, tmp_path):
+    for label, content in corrupt_inputs(ckpt.read_bytes()).items():
+        path = tmp_path / f"{label}.pt"
+        path.write_bytes(content)
+        with pytest.raises(CheckpointError, match="corrupt or not a checkpoint") as err:
+            checkpoint.load(path)
+        assert str(path) in str(err.value), label
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        ({"x": 1}, "not a big2-checkpoint/1 file"),
+        ([1, 2, 3], "not a big2-checkpoint/1 file"),
+        ({"format": "big2-checkpoint/0", "config": {}}, "not a big2-checkpoint/1 file"),
+        ({"format": checkpoint.FORMAT, "config": {}}, r"lacks \['state', 'epoch'"),
+    ],
+)
+def test_load_other_torch_files(tmp_path, content, error):
+    path = tmp_path / "other.pt"
+    torch.save(content, path)
+    with pytest.raises(CheckpointError, match=error) as err:
+        checkpoint.load(path)
+    assert str(path) in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\x82A",  # EXT1 opcode: ValueError 'unregistered extension code 65'
+        b"\x8c\x01\xff",  # SHORT_BINUNICODE of a bad byte: UnicodeDecodeError
+        b"\x8e" + (2**62).to_bytes(8, "little"),  # BINBYTES8 of 2**62 bytes: MemoryError
+        b"c__builtin__\nnonexistent\n.",  # GLOBAL of a missing name: AttributeError
+    ],
+    ids=["ValueError", "UnicodeDecodeError", "MemoryError", "AttributeError"],
+)
+def test_load_any_corrupt_bytes_raise_checkpoint_error(tmp_path, content):
+    path = tmp_path / "bad.pt"
+    path.write_bytes(content)
+    with pytest.raises(CheckpointError, match="corrupt"):
+        checkpoint.load(path)
+
+
+class Payload:
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.mkdir, (str(self.marker),))
+
+
+def test_load_does_not_execute_code_from_the_file(tmp_path):
+    marker = tmp_path / "code-ran"
+    torch.save({"format": checkpoint.FORMAT, "config": Payload(marker)}, tmp_path / "evil.pt")
+    with pytest.raises(CheckpointError):
+        checkpoint.load(tmp_path / "evil.pt")
+    assert not marker.exists()
+
+
+def test_weights_that_do_not_fit_the_config(tmp_path):
+    data = make_checkpoint(tmp_path / "c.pt")
+    data["config"]["hidden"] = [32]
+    checkpoint.save(tmp_path / "c.pt", data)
+    with pytest.raises(CheckpointError, match="do not fit its config"):
+        checkpoint.load_agent(tmp_path / "c.pt")
+
+
+# ------------------------------------------------------------------ agents
+
+
+def test_load_agent_plays_its_network_greedily(ckpt):
+    agent = checkpoint.load_agent(ckpt)
+    assert agent.name == "agent" and checkpoint.load_agent(ckpt, name="x").name == "x"
+    net = checkpoint.actor_from(checkpoint.load(ckpt))
+    result = arena([agent, "random", "random", "random"], 3, seed=5)  # raises on illegal moves
+    assert result.games == 12
+    obs, mask = agent.observer.observe, agent.codec.mask
+    from big2.game import Game
+
+    game = Game(seed=3)
+    view, legal = game.view(game.turn), game.legal_moves()
+    logits = net.logits(obs(view)[None], mask(legal, view.hand)[None])[0]
+    assert agent.codec.encode(agent.act(view, legal), view.hand) == int(logits.argmax())
+
+
+def test_agent_loader_plugin(ckpt, tmp_path):
+    assert checkpoint.agent_loader("random", STANDARD) is None
+    assert checkpoint.agent_loader("no-such-name", STANDARD) is None
+    assert checkpoint.agent_loader(str(ckpt), STANDARD).name == "agent"
+    assert load_any_agent(str(ckpt)).name == "agent"  # through the big2.agent_loaders entry point
+    with pytest.raises(CheckpointError, match="no checkpoint at"):
+        checkpoint.agent_loader(str(tmp_path / "missing.pt"), STANDARD)
+    with pytest.raises(CheckpointError, match="trained for the standard rules, not charlesworth"):
+        checkpoint.agent_loader(str(ckpt), CHARLESWORTH)
+    assert checkpoint.resolve("trained") == checkpoint.SHIPPED
+    assert checkpoint.resolve("x.pt") == Path("x.pt")
+
+
+# ------------------------------------------------------------------ command lines
+
+
+def test_evaluate_json_matches_the_arena(ckpt):
+    out = run(sys.executable, "-m", "training.evaluate", str(ckpt), "--opponents", "random",
+              "--deals", "5", "--seed", "0", "--json")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 1
+    report = json.loads(lines[0])
+    expected = arena([checkpoint.load_agent(ckpt), "random", "random", "random"], 5, 0).agents[0]
+    assert report["deals"] == 5 and report["games"] == 20
+    assert report["win_share"] == expected.win_share
+    assert report["mean_score"] == expected.mean_score
+
+
+def test_evaluate_errors(tmp_path, capsys):
+    from training import evaluate
+
+    with pytest.raises(SystemExit, match="evaluate: no checkpoint at"):
+        evaluate.main([str(tmp_path / "missing.pt"), "--json"])
+    make_checkpoint(tmp_path / "c.pt")
+    with pytest.raises(SystemExit, match="evaluate: unknown agent 'nosuch'"):
+        evaluate.main([str(tmp_path / "c.pt"), "--opponents", "nosuch", "--deals", "1"])
+
+
+def test_big2_arena_loads_checkpoints_through_the_entry_point(ckpt, tmp_path):
+    out = run(str(BIN / "big2"), "arena", "--agents", str(ckpt), "random", "random", "random",
+              "--deals", "3", "--json", str(tmp_path / "r.json"))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[2].startswith("agent ")
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["agents"][0]["name"] == "agent" and report["games"] == 12
+
+
+@pytest.mark.parametrize(
+    ("spec", "error"),
+    [("nosuch", "unknown agent 'nosuch'"), ("missing.pt", "no checkpoint at missing.pt")],
+)
+def test_big2_arena_bad_agent_specs(spec, error):
+    with pytest.raises(SystemExit, match=f"big2 arena: {error}"):
+        cli.main(["arena", "--agents", spec, "random", "random", "random", "--deals", "1"])
+
+
+def test_train_resume_missing_dir_fails(tmp_path):
+    out = run(sys.executable, "-m", "training.train", "--resume", str(tmp_path / "nope"))
+    assert out.returncode != 0
+    assert "cannot resume" in out.stderr and str(tmp_path / "nope") in out.stderr
+    assert not (tmp_path / "nope").exists()
