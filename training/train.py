@@ -400,6 +400,8 @@ def main(argv: list[str] | None = None) -> None:
             resume = checkpoint.load(Path(resume_dir) / "latest.pt")
         except checkpoint.CheckpointError as e:
             raise SystemExit(f"cannot resume: {e}") from None
+        if resume.get("exported"):
+            raise SystemExit(f"cannot resume: {resume_dir}/latest.pt is an exported agent")
         saved = {k: v for k, v in resume["config"].items() if k not in ("obs_size", "n_actions")}
         given = {**saved, **given, "run_dir": resume_dir}  # only --steps/--max-minutes differ
     try:
