@@ -22,7 +22,16 @@ import torch
 from big2.arena import evaluate as arena
 from training import checkpoint
 from training.env import OpponentPool
-from training.train import Config, acting_net, main, make_algorithm, make_env, scoped_seed, train
+from training.train import (
+    Config,
+    acting_net,
+    epoch_scores,
+    main,
+    make_algorithm,
+    make_env,
+    scoped_seed,
+    train,
+)
 
 TINY = {"steps": 512, "epoch_steps": 256, "envs": 2, "collect_steps": 128, "batch_size": 64,
         "eval_deals": 2, "hidden": [64, 32], "buffer_size": 2000}  # fmt: skip
@@ -111,9 +120,9 @@ def test_ppo_smoke_run_dir_and_scoped_seeding(ppo_run):
 def test_best_checkpoint_holds_the_best_score(ppo_run):
     _, _, run, _ = ppo_run
     latest, best = checkpoint.load(run / "latest.pt"), checkpoint.load(run / "best.pt")
-    scores = [r["score"] for r in latest["history"] if "score" in r]
+    scores = list(epoch_scores(latest["history"]).values())
     assert len(scores) == latest["epoch"]
-    best_scores = [r["score"] for r in best["history"] if "score" in r]
+    best_scores = list(epoch_scores(best["history"]).values())
     assert best_scores[-1] == max(scores) and best["epoch"] == scores.index(max(scores)) + 1
 
 

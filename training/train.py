@@ -219,6 +219,14 @@ def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, 
     return rows
 
 
+def epoch_scores(history: list[dict[str, Any]]) -> dict[int, float]:
+    """Per evaluation step, the mean score across evaluation opponents (best.pt's criterion)."""
+    by_step: dict[int, list[float]] = {}
+    for row in history:
+        by_step.setdefault(row["env_step"], []).append(row["mean_score"])
+    return {step: float(np.mean(scores)) for step, scores in by_step.items()}
+
+
 # ------------------------------------------------------------------ the run
 
 
@@ -259,11 +267,10 @@ def _run(
     trainer = algorithm.create_trainer(params)
     trainer.reset()
     if cfg.algo == "dqn" and resume is None:
-        with policy_within_training_step(
-            algorithm.policy
-        ):  # explore (eps_training) while warming up
+        # warm the replay buffer up exploring (eps_training), as in training steps
+        with policy_within_training_step(algorithm.policy):
             trainer.params.training_collector.collect(n_step=cfg.batch_size * cfg.envs)
-    best = max((r["score"] for r in state["history"] if "score" in r), default=-np.inf)
+    best = max(epoch_scores(state["history"]).values(), default=-np.inf)
     start_step, started = state["env_step"], time.monotonic()
     out_of_time = False
     while state["env_step"] < cfg.steps and not out_of_time:
@@ -340,9 +347,8 @@ def _after_epoch(
     """Evaluate, log, snapshot, checkpoint and plot after one epoch; the new best score."""
     net = acting_net(algorithm)
     rows = evaluate_policy(cfg, net, state["env_step"])
-    score = float(np.mean([r["mean_score"] for r in rows]))
-    rows[0]["score"] = score
     state["history"] = [*state["history"], *rows]
+    score = epoch_scores(rows)[state["env_step"]]
     writer = trainer.params.logger.writer
     for r in rows:
         writer.add_scalar(f"eval/{r['opponent']}/win_share", r["win_share"], state["env_step"])
