@@ -18,7 +18,7 @@ from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs import codecs
 from envs.policy_agent import PolicyAgent
-from training.nets import MaskedActor, QNet, action_features, numpy_logits
+from training.nets import MaskedActor, QNet, action_features, hand_offset, numpy_logits
 
 FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
@@ -71,11 +71,12 @@ def actor_from(data: dict[str, Any]) -> MaskedActor:
     hidden = tuple(cfg["hidden"])
     features = action_features(codecs.make(cfg["actions"], get_rules(cfg["rules"])))
     head = cfg.get("action_head", "dot")
+    hand_at = hand_offset(cfg.get("action_rest", False), cfg["observer"], cfg["rules"])
     if cfg["algo"] == "ppo":
-        net = MaskedActor(obs_size, n, hidden, features, head)
+        net = MaskedActor(obs_size, n, hidden, features, head, hand_at)
         prefix = "policy.actor."
     else:
-        net = QNet(obs_size, n, hidden, features, head)
+        net = QNet(obs_size, n, hidden, features, head, hand_at)
         prefix = "policy.model."
     weights = {k[len(prefix) :]: v for k, v in data["state"].items() if k.startswith(prefix)}
     try:

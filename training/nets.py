@@ -16,6 +16,8 @@ from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
 from tianshou.data import Batch, to_numpy
 from torch import nn
 
+import observers
+
 ILLEGAL = -1e9
 
 
@@ -88,6 +90,37 @@ def compact(values: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
     return out
 
 
+REST_FEATURES = 5
+
+
+def hand_offset(enabled: bool, observer: str, rules: str) -> int | None:
+    """Where ``observer``'s 52 hand bits start, if rest features are ``enabled``."""
+    if not enabled:
+        return None
+    encoder = observers.make(observer, rules)
+    if "hand" not in encoder.offsets:
+        raise ValueError(f"action_rest needs an observer with a 'hand' piece, not {observer!r}")
+    return encoder.offsets["hand"]
+
+
+def rest_features(hand: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
+    """What each play leaves in the hand: cards, and singles, pairs, triples+ and low
+    singles (below T) when the rest is grouped by rank, each scaled to about [0, 1]."""
+    rest = (hand - action).clamp(min=0)
+    counts = rest.view(-1, 13, 4).sum(-1)
+    singles = counts == 1
+    return torch.stack(
+        [
+            rest.sum(-1) / 13,
+            singles.sum(-1) / 13,
+            (counts == 2).sum(-1) / 6,
+            (counts >= 3).sum(-1) / 4,
+            singles[:, :7].sum(-1) / 7,
+        ],
+        -1,
+    ).to(hand.dtype)
+
+
 class ActionScorer(nn.Module):
     """Scores only the legal actions: ``<state embedding, embedding of the action's features>``.
 
@@ -97,18 +130,27 @@ class ActionScorer(nn.Module):
     """
 
     def __init__(
-        self, features: np.ndarray, width: int, embed: int = 128, head: str = "dot"
+        self,
+        features: np.ndarray,
+        width: int,
+        embed: int = 128,
+        head: str = "dot",
+        hand_at: int | None = None,
     ) -> None:
         super().__init__()
         if head not in ("dot", "mlp"):
             raise ValueError(f"action head must be 'dot' or 'mlp', got {head!r}")
+        # hand_at: where the observation's 52 hand bits start; then each action also gets
+        # features of what it leaves in the hand (see rest_features)
+        self.hand_at = hand_at
+        n_features = features.shape[1] + (REST_FEATURES if hand_at is not None else 0)
         # derived from the codec, so not saved in checkpoints (persistent=False)
         features_t = torch.as_tensor(features, dtype=torch.float32)
         self.register_buffer("features", features_t, persistent=False)
         self.state = nn.Linear(width, embed)
-        self.action = nn.Sequential(nn.Linear(features.shape[1], embed), nn.ReLU(),
+        self.action = nn.Sequential(nn.Linear(n_features, embed), nn.ReLU(),
                                     nn.Linear(embed, embed))  # fmt: skip
-        self.bias = nn.Linear(features.shape[1], 1)
+        self.bias = nn.Linear(n_features, 1)
         # "mlp": score = MLP([state embedding, action embedding]); "dot": their dot product
         self.joint = (
             nn.Sequential(nn.Linear(2 * embed, embed), nn.ReLU(), nn.Linear(embed, 1))
@@ -116,9 +158,15 @@ class ActionScorer(nn.Module):
             else None
         )
 
-    def forward(self, hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def forward(
+        self, hidden: torch.Tensor, mask: torch.Tensor, obs: torch.Tensor | None = None
+    ) -> torch.Tensor:
         rows, cols = mask.nonzero(as_tuple=True)
         f = self.features[cols]  # type: ignore[index]
+        if self.hand_at is not None:
+            assert obs is not None
+            hand = obs[rows, self.hand_at : self.hand_at + 52]
+            f = torch.cat([f, rest_features(hand, f[:, :52])], -1)
         state, action = self.state(hidden)[rows], self.action(f)
         if self.joint is not None:
             scores = self.joint(torch.cat([state, action], -1)).squeeze(-1)
@@ -143,16 +191,22 @@ class MaskedActor(nn.Module):
         hidden: Sequence[int] = (512, 256),
         features: np.ndarray | None = None,
         head: str = "dot",
+        hand_at: int | None = None,
     ) -> None:
         super().__init__()
         self.body = mlp([obs_size, *hidden])
-        self.scorer = None if features is None else ActionScorer(features, hidden[-1], head=head)
+        self.scorer = (
+            None
+            if features is None
+            else ActionScorer(features, hidden[-1], head=head, hand_at=hand_at)
+        )
         self.head = nn.Linear(hidden[-1], n_actions) if features is None else None
 
     def logits(self, obs: Any, mask: Any) -> torch.Tensor:
-        h, legal = self.body(_tensor(obs)), _tensor(mask, torch.bool)
+        x, legal = _tensor(obs), _tensor(mask, torch.bool)
+        h = self.body(x)
         if self.scorer is not None:
-            scored: torch.Tensor = self.scorer(h, legal)
+            scored: torch.Tensor = self.scorer(h, legal, x)
             return scored
         assert self.head is not None
         full: torch.Tensor = self.head(h)

@@ -47,6 +47,7 @@ from training.nets import (
     MaskedQPolicy,
     QNet,
     action_features,
+    hand_offset,
     numpy_logits,
 )
 from training.plot import plot_curve
@@ -71,6 +72,7 @@ class Config:
     critic_observer: str = "oracle"
     hidden: list[int] = field(default_factory=lambda: [512, 256])
     action_head: str = "dot"
+    action_rest: bool = False  # score actions with features of what they leave in the hand
     lr: float = 3e-4
     gamma: float = 0.99
     epoch_steps: int = 25_000
@@ -117,9 +119,10 @@ def make_algorithm(cfg: Config, env: Big2SingleAgentEnv) -> PPO | DQN:
     """Masked PPO (actor + critic) or masked DQN, sized from the env."""
     hidden = tuple(cfg.hidden)
     features = action_features(env.raw.codec)
+    hand_at = hand_offset(cfg.action_rest, cfg.observer, cfg.rules)
     optim = AdamOptimizerFactory(lr=cfg.lr)
     if cfg.algo == "ppo":
-        actor = MaskedActor(cfg.obs_size, cfg.n_actions, hidden, features, cfg.action_head)
+        actor = MaskedActor(cfg.obs_size, cfg.n_actions, hidden, features, cfg.action_head, hand_at)
         policy = DiscreteActorPolicy(
             actor=actor,  # type: ignore[arg-type]  # any module returning (logits, state)
             dist_fn=LegalCategorical,
@@ -139,7 +142,7 @@ def make_algorithm(cfg: Config, env: Big2SingleAgentEnv) -> PPO | DQN:
             max_grad_norm=0.5,
         )
     q_policy = MaskedQPolicy(
-        model=QNet(cfg.obs_size, cfg.n_actions, hidden, features, cfg.action_head),
+        model=QNet(cfg.obs_size, cfg.n_actions, hidden, features, cfg.action_head, hand_at),
         action_space=env.action_space,
         eps_training=cfg.eps_train,
         eps_inference=0.0,
@@ -383,7 +386,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[dict[str, Any], str | Non
             continue
         value = getattr(defaults, f.name)
         flag = "--" + f.name.replace("_", "-")
-        if isinstance(value, list):
+        if isinstance(value, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None)
+        elif isinstance(value, list):
             parser.add_argument(flag, nargs="+", type=type(value[0]), default=None)
         else:
             parser.add_argument(flag, type=type(value), default=None)
