@@ -99,7 +99,10 @@ def hand_offset(enabled: bool, observer: str, rules: str) -> int | None:
         return None
     encoder = observers.make(observer, rules)
     if "hand" not in encoder.offsets:
-        raise ValueError(f"action_rest needs an observer with a 'hand' piece, not {observer!r}")
+        raise ValueError(
+            f"action_rest needs an observer with a 'hand' piece, not {observer!r} "
+            f"(pass --no-action-rest)"
+        )
     return encoder.offsets["hand"]
 
 

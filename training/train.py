@@ -72,7 +72,7 @@ class Config:
     critic_observer: str = "oracle"
     hidden: list[int] = field(default_factory=lambda: [512, 256])
     action_head: str = "dot"
-    action_rest: bool = False  # score actions with features of what they leave in the hand
+    action_rest: bool = True  # score actions with features of what they leave in the hand
     lr: float = 3e-4
     gamma: float = 0.99
     epoch_steps: int = 25_000
