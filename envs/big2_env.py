@@ -78,7 +78,7 @@ from pettingzoo.utils import wrappers
 import observers
 from big2 import rules as R
 from big2.game import Game
-from big2.hand_ranking import Ranking
+from big2.hand_ranking import HandRanking, Ranking
 from big2.log import GameLog
 from big2.render import render_text
 from envs import codecs
@@ -170,7 +170,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         move = self._legal_move(action)
-        seat = self.game.turn
         self.game.play(move)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -178,12 +177,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.rewards[agent] = move.size / 5
         if self.game.is_over:
             self._finish()
-        self.agent_selection = self.agents[self.game.turn if not self.game.is_over else seat]
+        self.agent_selection = self.agents[self.game.turn]  # after the end: the winner
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _legal_move(self, action: int | None) -> Any:
+    def _legal_move(self, action: int | None) -> HandRanking:
         """The move of ``action`` if it is legal now; otherwise ValueError, nothing changed."""
         game = self.game
         hand = game.hand(game.turn)
