@@ -20,6 +20,7 @@ import csv
 import io
 import json
 import math
+import multiprocessing
 import random
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -115,7 +116,9 @@ def evaluate(
     size = max(1, min(50, n_deals // (8 * max(1, workers))))
     chunks = [list(range(i, min(i + size, n_deals))) for i in range(0, n_deals, size)]
     play = partial(_play_deals, players, seed=seed, rules=rules)
-    with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+    # spawn, not fork: forking a process that already runs torch's threads can deadlock
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, spawn) if workers > 1 else nullcontext() as pool:
         parts: Iterable[dict[int, DealResult]] = (pool or builtins).map(play, chunks)
         if progress:
             from tqdm import tqdm

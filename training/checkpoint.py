@@ -11,14 +11,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 
 from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs import codecs
 from envs.policy_agent import PolicyAgent
-from training.nets import MaskedActor, QNet, action_features, hand_offset, numpy_logits
+from training.nets import GreedyPolicy, MaskedActor, QNet, action_features, hand_offset
 
 FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
@@ -102,11 +101,7 @@ def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
     """An arena agent playing a checkpoint's policy greedily (the most likely legal action)."""
     data = load(path)
     cfg = data["config"]
-    logits = numpy_logits(actor_from(data))
-
-    def policy(obs: np.ndarray, mask: np.ndarray) -> int:
-        return int(np.argmax(logits(obs, mask)))
-
+    policy = GreedyPolicy(actor_from(data))
     rules = get_rules(cfg["rules"])
     codecs.make(cfg["actions"], rules)  # fails early on an unknown codec
     label = name or ("trained" if resolve(path) == SHIPPED else Path(path).stem)

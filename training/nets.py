@@ -282,3 +282,14 @@ def numpy_logits(module: MaskedActor) -> Any:
         return result
 
     return logits
+
+
+class GreedyPolicy:
+    """(observation, mask) -> the legal action with the highest logit; picklable for workers."""
+
+    def __init__(self, net: MaskedActor) -> None:
+        self.net = net  # used as is: no dropout or batch norm, so the mode does not matter
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        with torch.no_grad():
+            return int(self.net.logits(obs[None], mask[None])[0].argmax())

@@ -42,6 +42,7 @@ from training import checkpoint
 from training.env import Big2SingleAgentEnv, OpponentPool
 from training.nets import (
     Critic,
+    GreedyPolicy,
     LegalCategorical,
     MaskedActor,
     MaskedQPolicy,
@@ -202,9 +203,8 @@ def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, 
     from big2.rules import get as get_rules
     from envs.policy_agent import PolicyAgent
 
-    logits = numpy_logits(net)
     agent = PolicyAgent(
-        lambda o, m: int(np.argmax(logits(o, m))),
+        GreedyPolicy(net),
         cfg.observer,
         cfg.actions,
         get_rules(cfg.rules),
