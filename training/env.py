@@ -66,7 +66,9 @@ class OpponentPool:
         self.mix = list(mix)
         self.max_snapshots = max_snapshots
         self.snapshots: list[Logits] = []
-        self._baselines = {name: make_agent(name) for name in set(mix) - {"self"}}
+        # "self" plays as "random" until the first snapshot exists
+        names = {"random" if name == "self" else name for name in mix}
+        self._baselines = {name: make_agent(name) for name in names}
 
     def add_snapshot(self, logits: Logits) -> None:
         """Add a frozen policy (observation, mask) -> logits; the oldest drops out."""
@@ -80,9 +82,7 @@ class OpponentPool:
             if name == "self" and self.snapshots:
                 out.append(SnapshotAgent(rng.choice(self.snapshots), observer, codec, rng))
             else:
-                agent = self._baselines.get(name) or self._baselines.setdefault(
-                    "random", make_agent("random")
-                )
+                agent = self._baselines["random" if name == "self" else name]
                 reset = getattr(agent, "reset", None)
                 if callable(reset):
                     reset(rng.getrandbits(64))
