@@ -103,6 +103,5 @@ def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
     cfg = data["config"]
     policy = GreedyPolicy(actor_from(data))
     rules = get_rules(cfg["rules"])
-    codecs.make(cfg["actions"], rules)  # fails early on an unknown codec
     label = name or ("trained" if resolve(path) == SHIPPED else Path(path).stem)
     return PolicyAgent(policy, cfg["observer"], cfg["actions"], rules, name=label)
