@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 train: $(STAMP)
-	$(BIN)/python -m training.train --run-dir runs/quick
+	$(BIN)/python -m training.train --plan-features --action-head mlp --run-dir runs/quick
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.rules

@@ -38,6 +38,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from big2 import cards as C
 from big2.game import View
@@ -82,8 +83,12 @@ def make_plan(hand: int, rules: Rules) -> list[HandRanking]:
     return sorted(parts, key=lambda p: (p.cards & -p.cards, -p.size))
 
 
+@lru_cache(maxsize=1 << 16)
 def plan_cost(hand: int, rules: Rules) -> float:
-    """What shedding ``hand`` costs: turns needed, plus half a turn per low single."""
+    """What shedding ``hand`` costs: turns needed, plus half a turn per low single.
+
+    Cached: a hand's rests recur on each of its decisions (and across seats).
+    """
     return _best_fives(hand, rules)[0]
 
 
@@ -139,8 +144,14 @@ def _by_rank(hand: int, rules: Rules) -> list[HandRanking]:
     return out
 
 
-def _is_control(combo: HandRanking, view: View) -> bool:
-    """Holds a 2, or nobody could beat it with the cards this seat has not seen."""
+def is_control(combo: HandRanking, view: View) -> bool:
+    """Holds a 2, or nobody could beat it with the cards this seat has not seen.
+
+    >>> from big2.game import Game
+    >>> game = Game(seed=5)
+    >>> is_control(HandRanking.from_str("2S"), game.view(game.turn))
+    True
+    """
     has_two = C.rank_of(C.highest(combo.cards)) == C.N_RANKS - 1
     return has_two or not stronger_than(view.unseen, combo, view.rules)
 
@@ -157,7 +168,7 @@ def _lead(plan: list[HandRanking], plays: list[HandRanking], view: View) -> Hand
     playable = [c for c in plan if c in plays]
     if not playable:
         return max(plays, key=lambda m: (m.size, -m.index))
-    controls = [c for c in playable if _is_control(c, view)]
+    controls = [c for c in playable if is_control(c, view)]
     if len(plan) == 2 and controls:
         return controls[0]
     if _fewest_opponent_cards(view) == 1:
@@ -184,7 +195,7 @@ def _follow(
         return choice
     if cost > now - 1 + SPLIT_TOLERANCE:
         return PASS  # it would break the plan
-    if _is_control(choice, view) and len(plan) >= KEEP_CONTROL_PLAN:
+    if is_control(choice, view) and len(plan) >= KEEP_CONTROL_PLAN:
         return PASS  # keep control for later
     return choice
 

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,9 @@ from big2.rules import STANDARD, Rules
 from envs import codecs
 from observers.base import Observer
 
-Policy = Callable[[np.ndarray, np.ndarray], int]
+Policy = Callable[..., int]
+# extra per-action input for the policy, from what the seat sees: (view, legal moves, codec)
+ActionFeatures = Callable[[View, Sequence[HandRanking], Any], np.ndarray]
 
 
 class PolicyAgent:
@@ -28,6 +31,8 @@ class PolicyAgent:
 
     The observation and mask are what the env would give that seat (the observer and
     codec named here); the action is decoded and must be legal, or ``ValueError``.
+    With ``features``, the policy is called as ``policy(obs, mask, features(view,
+    legal_moves, codec))`` (e.g. :func:`training.features.plan_features`).
     """
 
     def __init__(
@@ -37,6 +42,7 @@ class PolicyAgent:
         actions: str = "catalog",
         rules: Rules = STANDARD,
         name: str = "policy",
+        features: ActionFeatures | None = None,
     ) -> None:
         self.observer = observers.make(observer, rules) if isinstance(observer, str) else observer
         if self.observer.perfect_information:
@@ -44,12 +50,15 @@ class PolicyAgent:
                 f"observer {self.observer.name!r} needs the full game; agents see views"
             )
         self.codec = codecs.make(actions, rules)
-        self.policy, self.name = policy, name
+        self.policy, self.name, self.features = policy, name, features
 
     def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
         obs = self.observer.observe(view)
         mask = self.codec.mask(legal_moves, view.hand)
-        action = int(self.policy(obs, mask))
+        if self.features is None:
+            action = int(self.policy(obs, mask))
+        else:
+            action = int(self.policy(obs, mask, self.features(view, legal_moves, self.codec)))
         move = self.codec.decode(action, view.hand)
         if move not in legal_moves:
             raise ValueError(f"policy {self.name!r} chose action {action} ({move}), not legal now")

@@ -198,8 +198,12 @@ def test_losses_are_logged_to_tensorboard(ppo_run):
 
 @pytest.mark.parametrize(
     "overrides",
-    [{"algo": "dqn"}, {"actions": "hand", "critic_observer": "oracle"}],
-    ids=["dqn-catalog", "ppo-hand-oracle-critic"],
+    [
+        {"algo": "dqn"},
+        {"actions": "hand", "critic_observer": "oracle"},
+        {"plan_features": True, "action_head": "mlp", "opponents": ["self", "heuristic"]},
+    ],
+    ids=["dqn-catalog", "ppo-hand-oracle-critic", "ppo-plan-features"],
 )
 def test_other_smoke_runs(tmp_path, overrides):
     import observers
@@ -214,7 +218,9 @@ def test_other_smoke_runs(tmp_path, overrides):
         critic_in = data["state"]["critic.body.0.weight"].shape[1]
         assert critic_in == observers.make(cfg.critic_observer or cfg.observer).size
         assert data["state"]["policy.actor.body.0.weight"].shape[1] == cfg.obs_size
-    checkpoint.load_agent(tmp_path / "run" / "latest.pt")  # the arena agent builds
+    agent = checkpoint.load_agent(tmp_path / "run" / "latest.pt")  # the arena agent plays
+    assert (agent.features is not None) == cfg.plan_features
+    assert arena([agent, "random", "random", "random"], 2, seed=1).deals == 2
 
 
 def test_resume_continues_run_history_and_tensorboard(ppo_run, tmp_path):

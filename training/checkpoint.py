@@ -17,6 +17,7 @@ from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs import codecs
 from envs.policy_agent import PolicyAgent
+from training.features import plan_features
 from training.nets import GreedyPolicy, MaskedActor, QNet, action_features, hand_offset
 
 FORMAT = "big2-checkpoint/1"
@@ -71,11 +72,12 @@ def actor_from(data: dict[str, Any]) -> MaskedActor:
     features = action_features(codecs.make(cfg["actions"], get_rules(cfg["rules"])))
     head = cfg.get("action_head", "dot")
     hand_at = hand_offset(cfg.get("action_rest", False), cfg["observer"], cfg["rules"])
+    plan = cfg.get("plan_features", False)
     if cfg["algo"] == "ppo":
-        net = MaskedActor(obs_size, n, hidden, features, head, hand_at)
+        net = MaskedActor(obs_size, n, hidden, features, head, hand_at, plan)
         prefix = "policy.actor."
     else:
-        net = QNet(obs_size, n, hidden, features, head, hand_at)
+        net = QNet(obs_size, n, hidden, features, head, hand_at, plan)
         prefix = "policy.model."
     weights = {k[len(prefix) :]: v for k, v in data["state"].items() if k.startswith(prefix)}
     try:
@@ -101,7 +103,8 @@ def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
     """An arena agent playing a checkpoint's policy greedily (the most likely legal action)."""
     data = load(path)
     cfg = data["config"]
-    policy = GreedyPolicy(actor_from(data))
+    net = actor_from(data)
     rules = get_rules(cfg["rules"])
     label = name or ("trained" if resolve(path) == SHIPPED else Path(path).stem)
-    return PolicyAgent(policy, cfg["observer"], cfg["actions"], rules, name=label)
+    features = plan_features if net.uses_plan else None
+    return PolicyAgent(GreedyPolicy(net), cfg["observer"], cfg["actions"], rules, label, features)

@@ -29,21 +29,32 @@ from big2.hand_ranking import HandRanking
 from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs.big2_env import raw_env
+from envs.policy_agent import ActionFeatures
 from observers.base import Observer
+from training.features import PLAN_FEATURES, plan_features
 
-Logits = Callable[[np.ndarray, np.ndarray], np.ndarray]
+Logits = Callable[..., np.ndarray]  # (observation, mask[, plan features]) -> logits
 
 
 class SnapshotAgent:
     """A frozen copy of the learner: samples from its masked policy with its own RNG."""
 
-    def __init__(self, logits: Logits, observer: Observer, codec: Any, rng: random.Random) -> None:
+    def __init__(
+        self,
+        logits: Logits,
+        observer: Observer,
+        codec: Any,
+        rng: random.Random,
+        features: ActionFeatures | None = None,
+    ) -> None:
         self.logits, self.observer, self.codec, self.rng = logits, observer, codec, rng
+        self.features = features
         self.name = "self"
 
     def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
         mask = self.codec.mask(legal_moves, view.hand)
-        logits = self.logits(self.observer.observe(view), mask)
+        extra = () if self.features is None else (self.features(view, legal_moves, self.codec),)
+        logits = self.logits(self.observer.observe(view), mask, *extra)
         legal = mask.view(np.bool_).nonzero()[0]
         weights = np.exp(logits[legal] - logits[legal].max())
         action = self.rng.choices(legal.tolist(), weights=weights.tolist())[0]
@@ -74,13 +85,20 @@ class OpponentPool:
         """Add a frozen policy (observation, mask) -> logits; the oldest drops out."""
         self.snapshots = [*self.snapshots, logits][-self.max_snapshots :]
 
-    def draw(self, rng: random.Random, observer: Observer, codec: Any) -> list[Agent]:
-        """Three opponents for one game."""
+    def draw(
+        self,
+        rng: random.Random,
+        observer: Observer,
+        codec: Any,
+        features: ActionFeatures | None = None,
+    ) -> list[Agent]:
+        """Three opponents for one game (snapshots get ``features`` like the learner)."""
         out: list[Agent] = []
         for _ in range(3):
             name = rng.choice(self.mix)
             if name == "self" and self.snapshots:
-                out.append(SnapshotAgent(rng.choice(self.snapshots), observer, codec, rng))
+                logits = rng.choice(self.snapshots)
+                out.append(SnapshotAgent(logits, observer, codec, rng, features))
             else:
                 agent = self._baselines["random" if name == "self" else name]
                 reset = getattr(agent, "reset", None)
@@ -91,7 +109,12 @@ class OpponentPool:
 
 
 class Big2SingleAgentEnv(gym.Env[Any, Any]):
-    """The learner's view of Big Two: observation ``{"obs", "mask"}``, Discrete actions."""
+    """The learner's view of Big Two: observation ``{"obs", "mask"}``, Discrete actions.
+
+    Optional keys: ``"critic"`` (``critic_observer``'s view, for a centralised critic)
+    and ``"plan"`` (with ``plan=True``: :func:`training.features.plan_features`, catalog
+    codec only).
+    """
 
     metadata = {"render_modes": []}  # noqa: RUF012 - gymnasium's convention
 
@@ -104,6 +127,7 @@ class Big2SingleAgentEnv(gym.Env[Any, Any]):
         reward: str = "score_normalized",
         seed: int | None = None,
         critic_observer: str | None = None,
+        plan: bool = False,
     ) -> None:
         self.raw = raw_env(
             rules=get_rules(rules), observer=observer, actions=actions, reward=reward
@@ -116,6 +140,11 @@ class Big2SingleAgentEnv(gym.Env[Any, Any]):
         spaces = {"obs": self.raw.observer.space, "mask": gym.spaces.MultiBinary(n)}
         if self.critic_observer is not None:
             spaces["critic"] = self.critic_observer.space
+        if plan and actions != "catalog":
+            raise ValueError(f"plan features need the catalog codec, not {actions!r}")
+        self.features = plan_features if plan else None
+        if plan:
+            spaces["plan"] = gym.spaces.Box(-128, 127, (PLAN_FEATURES, n), np.int8)
         self.observation_space = gym.spaces.Dict(spaces)
         self.action_space = gym.spaces.Discrete(n)
         self._rng = random.Random(seed)
@@ -132,7 +161,9 @@ class Big2SingleAgentEnv(gym.Env[Any, Any]):
             self._games = 0
         self.seat = self._games % 4
         self._games += 1
-        self._opponents = self.pool.draw(self._rng, self.raw.observer, self.raw.codec)
+        self._opponents = self.pool.draw(
+            self._rng, self.raw.observer, self.raw.codec, self.features
+        )
         self.raw.reset(seed=self._rng.getrandbits(64))
         self._advance()
         return self._observation(), {"seat": self.seat}
@@ -163,7 +194,10 @@ class Big2SingleAgentEnv(gym.Env[Any, Any]):
     def _observation(self) -> dict[str, np.ndarray]:
         obs = self.raw.observe(self.raw.possible_agents[self.seat])
         out = {"obs": obs["observation"], "mask": obs["action_mask"]}
+        game = self.raw.game
         if self.critic_observer is not None:
-            game = self.raw.game
             out["critic"] = self.critic_observer.observe(game.view(self.seat), game)
+        if self.features is not None:
+            legal = () if game.is_over else game.legal_moves()
+            out["plan"] = self.features(game.view(self.seat), legal, self.raw.codec)
         return out

@@ -17,6 +17,8 @@ from tianshou.data import Batch, to_numpy
 from torch import nn
 
 import observers
+from training.features import PLAN_FEATURES
+from training.features import SCALE as PLAN_SCALE
 
 ILLEGAL = -1e9
 
@@ -139,6 +141,7 @@ class ActionScorer(nn.Module):
         embed: int = 128,
         head: str = "dot",
         hand_at: int | None = None,
+        plan: bool = False,
     ) -> None:
         super().__init__()
         if head not in ("dot", "mlp"):
@@ -146,10 +149,17 @@ class ActionScorer(nn.Module):
         # hand_at: where the observation's 52 hand bits start; then each action also gets
         # features of what it leaves in the hand (see rest_features)
         self.hand_at = hand_at
-        n_features = features.shape[1] + (REST_FEATURES if hand_at is not None else 0)
+        # plan: each action also gets its column of the plan features (training.features)
+        self.plan = plan
+        n_features = (
+            features.shape[1]
+            + (REST_FEATURES if hand_at is not None else 0)
+            + (PLAN_FEATURES if plan else 0)
+        )
         # derived from the codec, so not saved in checkpoints (persistent=False)
         features_t = torch.as_tensor(features, dtype=torch.float32)
         self.register_buffer("features", features_t, persistent=False)
+        self.register_buffer("plan_scale", torch.tensor(PLAN_SCALE), persistent=False)
         self.state = nn.Linear(width, embed)
         self.action = nn.Sequential(nn.Linear(n_features, embed), nn.ReLU(),
                                     nn.Linear(embed, embed))  # fmt: skip
@@ -162,7 +172,11 @@ class ActionScorer(nn.Module):
         )
 
     def forward(
-        self, hidden: torch.Tensor, mask: torch.Tensor, obs: torch.Tensor | None = None
+        self,
+        hidden: torch.Tensor,
+        mask: torch.Tensor,
+        obs: torch.Tensor | None = None,
+        plan: Any = None,
     ) -> torch.Tensor:
         rows, cols = mask.nonzero(as_tuple=True)
         f = self.features[cols]  # type: ignore[index]
@@ -170,6 +184,13 @@ class ActionScorer(nn.Module):
             assert obs is not None
             hand = obs[rows, self.hand_at : self.hand_at + 52]
             f = torch.cat([f, rest_features(hand, f[:, :52])], -1)
+        if self.plan:
+            if plan is None:
+                raise ValueError("this actor scores actions with plan features; pass `plan`")
+            # index the int8 array first: only the legal columns become floats
+            picked = torch.as_tensor(np.asarray(plan))[rows, :, cols].to(f.dtype)
+            scale: torch.Tensor = self.plan_scale  # type: ignore[assignment]
+            f = torch.cat([f, picked * scale], -1)
         state, action = self.state(hidden)[rows], self.action(f)
         if self.joint is not None:
             scores = self.joint(torch.cat([state, action], -1)).squeeze(-1)
@@ -195,21 +216,29 @@ class MaskedActor(nn.Module):
         features: np.ndarray | None = None,
         head: str = "dot",
         hand_at: int | None = None,
+        plan: bool = False,
     ) -> None:
         super().__init__()
+        if plan and features is None:
+            raise ValueError("plan features need the catalog codec's action features")
         self.body = mlp([obs_size, *hidden])
         self.scorer = (
             None
             if features is None
-            else ActionScorer(features, hidden[-1], head=head, hand_at=hand_at)
+            else ActionScorer(features, hidden[-1], head=head, hand_at=hand_at, plan=plan)
         )
         self.head = nn.Linear(hidden[-1], n_actions) if features is None else None
 
-    def logits(self, obs: Any, mask: Any) -> torch.Tensor:
+    @property
+    def uses_plan(self) -> bool:
+        """Whether :meth:`logits` needs the plan features of the position."""
+        return self.scorer is not None and self.scorer.plan
+
+    def logits(self, obs: Any, mask: Any, plan: Any = None) -> torch.Tensor:
         x, legal = _tensor(obs), _tensor(mask, torch.bool)
         h = self.body(x)
         if self.scorer is not None:
-            scored: torch.Tensor = self.scorer(h, legal, x)
+            scored: torch.Tensor = self.scorer(h, legal, x, plan)
             return scored
         assert self.head is not None
         full: torch.Tensor = self.head(h)
@@ -218,7 +247,8 @@ class MaskedActor(nn.Module):
     def forward(self, obs: Any, state: Any = None, info: Any = None) -> tuple[torch.Tensor, Any]:
         """The compact (batch, L, 2) form for :class:`LegalCategorical` (Tianshou's actor call)."""
         legal = _tensor(obs.mask, torch.bool)
-        return compact(self.logits(obs.obs, legal), legal), state
+        plan = obs.plan if self.uses_plan else None
+        return compact(self.logits(obs.obs, legal, plan), legal), state
 
 
 class Critic(nn.Module):
@@ -242,7 +272,7 @@ class QNet(MaskedActor):
     """
 
     def forward(self, obs: Any, state: Any = None, info: Any = None) -> tuple[torch.Tensor, Any]:
-        return self.logits(obs.obs, obs.mask), state
+        return self.logits(obs.obs, obs.mask, obs.plan if self.uses_plan else None), state
 
 
 class MaskedQPolicy(DiscreteQLearningPolicy):
@@ -275,9 +305,9 @@ def action_features(codec: Any) -> np.ndarray | None:
 def numpy_logits(module: MaskedActor) -> Any:
     """A (observation, mask) -> masked logits function on one position, for agents."""
 
-    def logits(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    def logits(obs: np.ndarray, mask: np.ndarray, plan: np.ndarray | None = None) -> np.ndarray:
         with torch.no_grad():
-            out = module.logits(obs[None], mask[None])
+            out = module.logits(obs[None], mask[None], None if plan is None else plan[None])
         result: np.ndarray = out[0].numpy()
         return result
 
@@ -290,6 +320,7 @@ class GreedyPolicy:
     def __init__(self, net: MaskedActor) -> None:
         self.net = net  # used as is: no dropout or batch norm, so the mode does not matter
 
-    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> int:
+    def __call__(self, obs: np.ndarray, mask: np.ndarray, plan: np.ndarray | None = None) -> int:
         with torch.no_grad():
-            return int(self.net.logits(obs[None], mask[None])[0].argmax())
+            extra = None if plan is None else plan[None]
+            return int(self.net.logits(obs[None], mask[None], extra)[0].argmax())

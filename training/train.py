@@ -40,6 +40,7 @@ import observers
 from big2.arena import evaluate as arena
 from training import checkpoint
 from training.env import Big2SingleAgentEnv, OpponentPool
+from training.features import plan_features
 from training.nets import (
     Critic,
     GreedyPolicy,
@@ -74,6 +75,8 @@ class Config:
     hidden: list[int] = field(default_factory=lambda: [512, 256])
     action_head: str = "dot"
     action_rest: bool = True  # score actions with features of what they leave in the hand
+    # score actions with the heuristic planner's view of them too (training.features)
+    plan_features: bool = False
     lr: float = 3e-4
     gamma: float = 0.99
     epoch_steps: int = 25_000
@@ -99,6 +102,13 @@ class Config:
             raise ValueError("steps, envs and epoch_steps must be positive")
         OpponentPool(self.opponents)
         OpponentPool(self.eval_opponents)
+        if self.plan_features and self.actions != "catalog":
+            raise ValueError(f"--plan-features needs --actions catalog, not {self.actions!r}")
+        if self.plan_features and self.algo == "dqn":
+            raise ValueError(
+                "--plan-features stores 4 x 17,859 bytes per transition: a DQN replay buffer "
+                "of that size breaks the 4 GB budget; use it with --algo ppo"
+            )
         if observers.make(self.observer, self.rules).perfect_information:
             raise ValueError(
                 f"observer {self.observer!r} sees every hand; the actor must play from its "
@@ -112,8 +122,9 @@ class Config:
 def make_env(cfg: Config, pool: OpponentPool, seed: int) -> Big2SingleAgentEnv:
     critic = cfg.critic_observer if cfg.algo == "ppo" else ""
     return Big2SingleAgentEnv(
-        pool, cfg.rules, cfg.observer, cfg.actions, cfg.reward, seed, critic or None
-    )
+        pool, cfg.rules, cfg.observer, cfg.actions, cfg.reward, seed, critic or None,
+        plan=cfg.plan_features,
+    )  # fmt: skip
 
 
 def make_algorithm(cfg: Config, env: Big2SingleAgentEnv) -> PPO | DQN:
@@ -123,7 +134,10 @@ def make_algorithm(cfg: Config, env: Big2SingleAgentEnv) -> PPO | DQN:
     hand_at = hand_offset(cfg.action_rest, cfg.observer, cfg.rules)
     optim = AdamOptimizerFactory(lr=cfg.lr)
     if cfg.algo == "ppo":
-        actor = MaskedActor(cfg.obs_size, cfg.n_actions, hidden, features, cfg.action_head, hand_at)
+        actor = MaskedActor(
+            cfg.obs_size, cfg.n_actions, hidden, features, cfg.action_head, hand_at,
+            cfg.plan_features,
+        )  # fmt: skip
         policy = DiscreteActorPolicy(
             actor=actor,  # type: ignore[arg-type]  # any module returning (logits, state)
             dist_fn=LegalCategorical,
@@ -209,6 +223,7 @@ def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, 
         cfg.actions,
         get_rules(cfg.rules),
         name="learner",
+        features=plan_features if cfg.plan_features else None,
     )
     rows = []
     for name in cfg.eval_opponents:

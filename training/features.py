@@ -1,0 +1,63 @@
+"""Plan features: what the heuristic's planner thinks of each legal action.
+
+The catalog actor already describes an action by its cards, its category and what it
+leaves in the hand grouped by rank (see :func:`training.nets.rest_features`). These
+features add what a network finds hard to compute on its own, one row per feature and
+one column per action (0 for illegal actions), as ``int8``:
+
+0. ``delta``: how the play changes the cost of shedding the hand, in half turns
+   (:func:`big2.heuristic.plan_cost`, which searches five-card hands): -2 for a play
+   that follows the cheapest plan, more for a play that breaks it; 0 for a pass.
+1. ``control``: the play holds a 2 or nobody can beat it with the unseen cards.
+2. ``in_plan``: the play is one of the plan's combinations.
+3. ``heuristic``: the play (or pass) is what :class:`big2.heuristic.HeuristicAgent`
+   would choose.
+
+Row 3 hands the learner the heuristic's advice as an input, not as a rule: training
+decides how far to follow it. All four come from the seat's own view, so an agent
+using them stays a fair player.
+
+>>> from big2.game import Game
+>>> from envs import codecs
+>>> game = Game(seed=5)
+>>> codec = codecs.make("catalog")
+>>> rows = plan_features(game.view(game.turn), game.legal_moves(), codec)
+>>> rows.shape, rows.dtype, int(rows[3].sum())  # one heuristic choice
+((4, 17859), dtype('int8'), 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from big2.game import View
+from big2.hand_ranking import HandRanking
+from big2.heuristic import HeuristicAgent, is_control, make_plan, plan_cost
+
+PLAN_FEATURES = 4
+SCALE = (0.25, 1.0, 1.0, 1.0)  # delta in half turns -> about [-0.5, 3]; flags as they are
+
+_HEURISTIC = HeuristicAgent()
+
+
+def plan_features(view: View, legal_moves: Sequence[HandRanking], codec: Any) -> np.ndarray:
+    """``(PLAN_FEATURES, codec.n)`` int8 features of each legal action (see module)."""
+    out = np.zeros((PLAN_FEATURES, codec.n), dtype=np.int8)
+    if not legal_moves:
+        return out
+    rules, hand = view.rules, view.hand
+    now = plan_cost(hand, rules)
+    plan = set(make_plan(hand, rules))
+    choice = _HEURISTIC.act(view, legal_moves)
+    for move in legal_moves:
+        action = codec.encode(move, hand)
+        if move:
+            delta = round(2 * (plan_cost(hand & ~move.cards, rules) - now))
+            out[0, action] = max(-127, min(127, delta))
+            out[1, action] = is_control(move, view)
+            out[2, action] = move in plan
+        out[3, action] = move == choice
+    return out
