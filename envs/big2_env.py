@@ -22,8 +22,9 @@ default, or `"charlesworth"`, the rules of the 2018 Big Two PPO paper).
 - `actions`: `"catalog"` or `"hand"` (see Actions).
 - `reward`: `"score"` (the game's zero-sum score at the end), `"score_normalized"` (the
   score divided by the largest possible penalty, 39 under STANDARD, 13 under
-  CHARLESWORTH) or `"shaped"` (cards discarded / 5 on every play, plus the score at the end;
-  not zero-sum).
+  CHARLESWORTH), `"win"` (+1 for going out first, -1/3 for each other seat: zero-sum, and
+  blind to how many cards the losers hold) or `"shaped"` (cards discarded / 5 on every play,
+  plus the score at the end; not zero-sum).
 - `render_mode`: `None`, `"ansi"` (render() returns the text) or `"human"` (prints it).
 
 ## Observation
@@ -84,7 +85,7 @@ from big2.render import render_text
 from envs import codecs
 from observers.base import Observer, card_rows
 
-REWARDS = ("score", "score_normalized", "shaped")
+REWARDS = ("score", "score_normalized", "win", "shaped")
 STATE_SIZE = 4 * 52 + 4 * 52 + 52 + (len(Ranking) - 1) + 4 + 4 + 3
 
 
@@ -204,8 +205,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def _finish(self) -> None:
         scale = {"score_normalized": self.rules.max_penalty}.get(self.reward_mode, 1)
-        for agent, score in zip(self.agents, self.game.scores(), strict=True):
-            self.rewards[agent] += score / scale
+        for seat, (agent, score) in enumerate(zip(self.agents, self.game.scores(), strict=True)):
+            if self.reward_mode == "win":
+                self.rewards[agent] += 1.0 if seat == self.game.winner else -1 / 3
+            else:
+                self.rewards[agent] += score / scale
         self.terminations = dict.fromkeys(self.agents, True)
 
     # ------------------------------------------------------------------ views

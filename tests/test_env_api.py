@@ -109,7 +109,7 @@ def test_charlesworth_plays_the_opening_3d_itself():
 
 
 @pytest.mark.parametrize("rules", PRESETS)
-@pytest.mark.parametrize("reward", ["score", "score_normalized", "shaped"])
+@pytest.mark.parametrize("reward", ["score", "score_normalized", "win", "shaped"])
 def test_rewards(rules, reward):
     scale = get(rules).max_penalty if reward == "score_normalized" else 1
     assert scale in (1, 39, 13)
@@ -135,6 +135,9 @@ def test_rewards(rules, reward):
                 shaped = move.size / 5 if reward == "shaped" else 0.0
                 assert aec.rewards == {a: shaped if a == agent else 0.0 for a in aec.agents}
         scores = aec.game.scores()
+        if reward == "win":  # +1 for going out, -1/3 for the others, whatever they hold
+            scores = [3 if seat == aec.game.winner else -1 for seat in range(4)]
+            scale = 3
         for seat, agent in enumerate(aec.possible_agents):
             extra = discarded[agent] / 5 if reward == "shaped" else 0.0
             assert totals[agent] == pytest.approx(scores[seat] / scale + extra)
