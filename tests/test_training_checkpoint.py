@@ -249,3 +249,13 @@ def test_train_resume_missing_dir_fails(tmp_path):
     assert out.returncode != 0
     assert "cannot resume" in out.stderr and str(tmp_path / "nope") in out.stderr
     assert not (tmp_path / "nope").exists()
+
+
+def test_shipped_agent_loads_and_beats_random():
+    """``trained`` (the committed checkpoint) plays legally through the arena, with the
+    plan features it was trained with, and wins far above parity against random."""
+    agent = load_any_agent("trained")
+    assert agent.name == "trained" and agent.features is not None
+    result = arena([agent, "random", "random", "random"], 50, seed=7)
+    assert result.agents[0].win_share > 0.5  # 0.76 on 1,000 deals (README); parity 0.25
+    assert result.agents[0].mean_score > 0
