@@ -142,7 +142,7 @@ def test_wrapped_env_asserts_out_of_bounds_actions():
     [
         ({"observer": "x-ray"}, ["simple", "card_counting", "history", "planes", "oracle"]),
         ({"actions": "relative"}, ["catalog", "hand"]),
-        ({"reward": "win"}, ["score", "score_normalized", "shaped"]),
+        ({"reward": "wins"}, ["score", "score_normalized", "win", "shaped"]),
         ({"render_mode": "rgb_array"}, ["None", "ansi", "human"]),
         ({"rules": "house"}, ["standard", "charlesworth"]),
     ],
