@@ -83,17 +83,18 @@ def make_plan(hand: int, rules: Rules) -> list[HandRanking]:
     return sorted(parts, key=lambda p: (p.cards & -p.cards, -p.size))
 
 
-@lru_cache(maxsize=1 << 16)
 def plan_cost(hand: int, rules: Rules) -> float:
-    """What shedding ``hand`` costs: turns needed, plus half a turn per low single.
-
-    Cached: a hand's rests recur on each of its decisions (and across seats).
-    """
+    """What shedding ``hand`` costs: turns needed, plus half a turn per low single."""
     return _best_fives(hand, rules)[0]
 
 
+@lru_cache(maxsize=1 << 16)
 def _best_fives(hand: int, rules: Rules) -> tuple[float, tuple[HandRanking, ...]]:
-    """The cheapest choice of up to two five-card hands to take out, and its cost."""
+    """The cheapest choice of up to two five-card hands to take out, and its cost.
+
+    Cached (the result is immutable): a hand and its rests recur on each of its
+    decisions, and :func:`make_plan` and :func:`plan_cost` share the search.
+    """
     fives = combinations_in(hand, 5, rules)[:MAX_FIVES]
     best: tuple[float, tuple[HandRanking, ...]] = (_rank_cost(hand, rules), ())
     for i, f in enumerate(fives):
