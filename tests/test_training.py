@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import re
 import shutil
 import time
 from pathlib import Path
@@ -26,6 +27,7 @@ from training.train import (
     Config,
     acting_net,
     epoch_scores,
+    load_init,
     main,
     make_algorithm,
     make_env,
@@ -247,6 +249,45 @@ def test_resume_continues_run_history_and_tensorboard(ppo_run, tmp_path):
     steps = [s for s, _ in scalars["eval/random/win_share"]]
     assert steps == sorted(set(steps)) and steps[-1] == data["env_step"]
     assert steps == [r["env_step"] for r in data["history"] if r["opponent"] == "random"]
+
+
+def test_init_starts_from_a_checkpoints_networks(ppo_run, tmp_path):
+    """--init: the new run's networks start as the checkpoint's (exported: actor only)."""
+    from training.export import export_agent
+
+    cfg, _, first_run, _ = ppo_run
+    source = checkpoint.load(first_run / "latest.pt")
+    exported = tmp_path / "agent.pt"
+    export_agent(first_run / "latest.pt", exported)
+    for path, with_critic in ((first_run / "latest.pt", True), (exported, False)):
+        fresh = make_algorithm(cfg, make_env(cfg, OpponentPool(["random"]), 0))
+        before = {k: v.clone() for k, v in fresh.state_dict().items() if k.startswith("critic.")}
+        load_init(dataclasses.replace(cfg, init=str(path)), fresh)
+        state = fresh.state_dict()
+        assert all(torch.equal(state[k], v) for k, v in source["state"].items()
+                   if k.startswith("policy.actor."))  # fmt: skip
+        critic_from = source["state"] if with_critic else before
+        assert all(torch.equal(state[k], v) for k, v in critic_from.items() if k in before)
+    run = tmp_path / "fine-tuned"
+    state = train(tiny(run, init=str(exported), steps=256))
+    assert state["env_step"] >= 256 and checkpoint.load(run / "latest.pt")["config"]["init"]
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [({"observer": "simple"}, "observer: 'card_counting' there, 'simple' here"),
+     ({"hidden": [32]}, "hidden: [64, 32] there, [32] here"),
+     ({"algo": "dqn"}, "algo: 'ppo' there, 'dqn' here")],
+)  # fmt: skip
+def test_init_from_other_networks_is_a_clear_error(ppo_run, tmp_path, overrides, message):
+    first_run = ppo_run[2]
+    run = tmp_path / "run"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        train(tiny(run, init=str(first_run / "latest.pt"), **overrides))
+    assert not run.exists()  # nothing written
+    with pytest.raises(ValueError, match="no checkpoint at"):
+        train(tiny(run, init=str(tmp_path / "missing.pt")))
+    assert not run.exists()
 
 
 def test_same_seed_reproduces_other_seed_differs(ppo_run, tmp_path):

@@ -91,6 +91,9 @@ class Config:
     eval_seed: int = 12345
     snapshot_every: int = 1
     max_minutes: float = 0.0  # wall-clock budget; 0 = none (stops after the epoch that ends it)
+    # start from this checkpoint's networks (fine-tuning; "trained" is the shipped agent);
+    # "" starts from scratch. Its config must match in everything that shapes the networks.
+    init: str = ""
     obs_size: int = 0  # filled in from the observer
     n_actions: int = 0  # filled in from the codec
 
@@ -163,6 +166,48 @@ def make_algorithm(cfg: Config, env: Big2SingleAgentEnv) -> PPO | DQN:
         eps_inference=0.0,
     )
     return DQN(policy=q_policy, optim=optim, gamma=cfg.gamma, target_update_freq=500)
+
+
+# what a checkpoint given to --init must share with the run (with the defaults of old configs)
+ARCHITECTURE = {
+    "algo": "ppo", "observer": None, "actions": None, "rules": None, "hidden": None,
+    "action_head": "dot", "action_rest": False, "plan_features": False,
+}  # fmt: skip
+
+
+def load_init(cfg: Config, algorithm: PPO | DQN) -> None:
+    """Load the networks of checkpoint ``cfg.init`` into ``algorithm`` (not its optimizer).
+
+    The acting network always; PPO's critic too when the checkpoint has one of the same
+    shape (an exported agent has none: the critic starts fresh); DQN's target network
+    becomes a copy of the loaded Q-network. A checkpoint built differently raises
+    ``ValueError`` naming the settings that differ, and ``algorithm`` is left unchanged.
+    """
+    try:
+        data = checkpoint.load(cfg.init)
+    except checkpoint.CheckpointError as e:
+        raise ValueError(f"--init: {e}") from None
+    saved = data["config"]
+    differ = [
+        f"{k}: {saved.get(k, default)!r} there, {getattr(cfg, k)!r} here"
+        for k, default in ARCHITECTURE.items()
+        if saved.get(k, default) != getattr(cfg, k)
+    ]
+    if differ:
+        raise ValueError(f"--init {cfg.init} was trained with other networks ({'; '.join(differ)})")
+    state = algorithm.state_dict()
+    acting = "policy.actor." if cfg.algo == "ppo" else "policy.model."
+    loaded = {k: v for k, v in data["state"].items() if k.startswith(acting)}
+    critic = {k: v for k, v in data["state"].items() if k.startswith("critic.")}
+    if critic and all(k in state and state[k].shape == v.shape for k, v in critic.items()):
+        loaded.update(critic)
+    if cfg.algo == "dqn":
+        target = "model_old.module."
+        loaded.update({target + k[len(acting) :]: v for k, v in loaded.items()})
+    mismatched = [k for k, v in loaded.items() if k not in state or state[k].shape != v.shape]
+    if mismatched or not any(k.startswith(acting) for k in loaded):
+        raise ValueError(f"--init {cfg.init}: its weights do not fit this run's networks")
+    algorithm.load_state_dict({**state, **loaded})
 
 
 def acting_net(algorithm: PPO | DQN) -> MaskedActor:
@@ -254,17 +299,21 @@ def train(cfg: Config, resume: dict[str, Any] | None = None) -> dict[str, Any]:
     run_dir = Path(cfg.run_dir)
     probe = make_env(cfg, OpponentPool(cfg.opponents), 0)
     cfg.obs_size, cfg.n_actions = probe.raw.observer.size, probe.raw.codec.n
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.json").write_text(json.dumps(asdict(cfg), indent=2), encoding="utf-8")
     with scoped_seed(cfg.seed + (resume["epoch"] if resume else 0)):
-        return _run(cfg, run_dir, probe, resume)
+        algorithm = make_algorithm(cfg, probe)
+        if resume is not None:
+            algorithm.load_state_dict(resume["state"])
+        elif cfg.init:
+            load_init(cfg, algorithm)  # a bad checkpoint fails here, before any file is written
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "config.json").write_text(json.dumps(asdict(cfg), indent=2), encoding="utf-8")
+        return _run(cfg, run_dir, algorithm, resume)
 
 
 def _run(
-    cfg: Config, run_dir: Path, probe: Big2SingleAgentEnv, resume: dict[str, Any] | None
+    cfg: Config, run_dir: Path, algorithm: PPO | DQN, resume: dict[str, Any] | None
 ) -> dict[str, Any]:
     pool = OpponentPool(cfg.opponents)
-    algorithm = make_algorithm(cfg, probe)
     state: dict[str, Any] = {
         "epoch": 0,
         "env_step": 0,
@@ -273,7 +322,6 @@ def _run(
         "snapshots": [],
     }
     if resume is not None:
-        algorithm.load_state_dict(resume["state"])
         state = {k: resume[k] for k in state}
         for weights in state["snapshots"]:
             pool.add_snapshot(_frozen(acting_net(algorithm), weights))
