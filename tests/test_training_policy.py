@@ -4,6 +4,7 @@ exploration, through Tianshou's Collector), and the per-epoch bookkeeping of
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from types import SimpleNamespace
 
@@ -108,3 +109,32 @@ def test_after_epoch_keeps_latest_best_and_snapshots(tmp_path, monkeypatch):
     assert len(logged) == 4 * 2 * 2 and logged[0] == ("eval/random/win_share", 0.25, 100)
     assert len(state["snapshots"]) == len(pool.snapshots) == 2  # epochs 2 and 4
     assert (tmp_path / "curve.png").stat().st_size > 0
+
+
+def test_best_follows_win_share_under_the_win_reward(tmp_path, monkeypatch):
+    """With --reward win, best.pt keeps the epoch with the best mean win share, not score."""
+    cfg = Config(hidden=[16], eval_opponents=["random", "greedy"], reward="win",
+                 run_dir=str(tmp_path))  # fmt: skip
+    env = make_env(cfg, OpponentPool(["random"]), 0)
+    algorithm = make_algorithm(sized(cfg, env), env)
+    # (win share, mean score) per epoch: the score peaks at epoch 1, the win share at 2
+    results = iter([(0.3, 9.0), (0.5, 1.0), (0.4, 2.0)])
+
+    def fake_evaluation(cfg, net, step):
+        share, score = next(results)
+        return [{"env_step": step, "opponent": o, "win_share": share, "win_share_ci": [0, 1],
+                 "mean_score": score, "mean_score_ci": [0, 0], "deals": 1}
+                for o in cfg.eval_opponents]  # fmt: skip
+
+    monkeypatch.setattr(train_module, "evaluate_policy", fake_evaluation)
+    writer = SimpleNamespace(add_scalar=lambda *args: None)
+    trainer = SimpleNamespace(params=SimpleNamespace(logger=SimpleNamespace(writer=writer)))
+    state = {"epoch": 0, "env_step": 0, "update_step": 0, "history": [], "snapshots": []}
+    best = -np.inf
+    for epoch in range(1, 4):
+        state.update(epoch=epoch, env_step=100 * epoch, update_step=epoch)
+        best = train_module._after_epoch(
+            cfg, tmp_path, algorithm, OpponentPool(["random"]), state, best, trainer
+        )
+    assert checkpoint.load(tmp_path / "best.pt")["epoch"] == 2 and best == 0.5
+    assert train_module.selection_key(dataclasses.replace(cfg, reward="score")) == "mean_score"

@@ -3,7 +3,8 @@
 Masked PPO or masked DQN on :class:`training.env.Big2SingleAgentEnv` (one learner
 seat, opponents moving inside the env), with Tianshou's ``Collector``,
 ``DummyVectorEnv`` and trainers. Every run writes to its run directory: ``config.json``,
-TensorBoard logs, ``latest.pt`` and ``best.pt``, ``evaluations.json`` (arena results
+TensorBoard logs, ``latest.pt`` and ``best.pt`` (the best evaluation: mean score, or win
+share for the ``win`` reward), ``evaluations.json`` (arena results
 against fixed opponents on fixed duplicate deals after every epoch) and ``curve.png``.
 
 Randomness: Tianshou draws from torch's and numpy's global generators, so training runs
@@ -282,11 +283,21 @@ def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, 
     return rows
 
 
-def epoch_scores(history: list[dict[str, Any]]) -> dict[int, float]:
-    """Per evaluation step, the mean score across evaluation opponents (best.pt's criterion)."""
+def selection_key(cfg: Config) -> str:
+    """What ``best.pt`` maximises: win share for the ``win`` reward, else mean score."""
+    return "win_share" if cfg.reward == "win" else "mean_score"
+
+
+def epoch_scores(history: list[dict[str, Any]], key: str = "mean_score") -> dict[int, float]:
+    """Per evaluation step, ``key`` averaged over the evaluation opponents.
+
+    >>> rows = [{"env_step": 5, "mean_score": 1.0}, {"env_step": 5, "mean_score": 3.0}]
+    >>> epoch_scores(rows)
+    {5: 2.0}
+    """
     by_step: dict[int, list[float]] = {}
     for row in history:
-        by_step.setdefault(row["env_step"], []).append(row["mean_score"])
+        by_step.setdefault(row["env_step"], []).append(row[key])
     return {step: float(np.mean(scores)) for step, scores in by_step.items()}
 
 
@@ -336,7 +347,7 @@ def _run(
         # warm the replay buffer up exploring (eps_training), as in training steps
         with policy_within_training_step(algorithm.policy):
             trainer.params.training_collector.collect(n_step=cfg.batch_size * cfg.envs)
-    best = max(epoch_scores(state["history"]).values(), default=-np.inf)
+    best = max(epoch_scores(state["history"], selection_key(cfg)).values(), default=-np.inf)
     start_step, started = state["env_step"], time.monotonic()
     out_of_time = False
     while state["env_step"] < cfg.steps and not out_of_time:
@@ -410,11 +421,12 @@ def _after_epoch(
     best: float,
     trainer: Any,
 ) -> float:
-    """Evaluate, log, snapshot, checkpoint and plot after one epoch; the new best score."""
+    """Evaluate, log, snapshot, checkpoint and plot after one epoch; the new best criterion
+    (:func:`selection_key`)."""
     net = acting_net(algorithm)
     rows = evaluate_policy(cfg, net, state["env_step"])
     state["history"] = [*state["history"], *rows]
-    score = epoch_scores(rows)[state["env_step"]]
+    score = epoch_scores(rows, selection_key(cfg))[state["env_step"]]
     writer = trainer.params.logger.writer
     for r in rows:
         writer.add_scalar(f"eval/{r['opponent']}/win_share", r["win_share"], state["env_step"])
@@ -431,8 +443,10 @@ def _after_epoch(
     (run_dir / "evaluations.json").write_text(json.dumps(state["history"], indent=1))
     plot_curve(state["history"], run_dir / "curve.png")
     summary = ", ".join(f"{r['opponent']} {r['win_share']:.3f}" for r in rows)
+    mean_score = epoch_scores(rows)[state["env_step"]]
     print(
-        f"[step {state['env_step']:,}] win share vs {summary}; mean score {score:+.2f}", flush=True
+        f"[step {state['env_step']:,}] win share vs {summary}; mean score {mean_score:+.2f}",
+        flush=True,
     )
     return best
 
