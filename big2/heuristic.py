@@ -154,7 +154,14 @@ def is_control(combo: HandRanking, view: View) -> bool:
     True
     """
     has_two = C.rank_of(C.highest(combo.cards)) == C.N_RANKS - 1
-    return has_two or not stronger_than(view.unseen, combo, view.rules)
+    return has_two or not _beatable(view.unseen, combo, view.rules)
+
+
+@lru_cache(maxsize=1 << 14)
+def _beatable(cards: int, combo: HandRanking, rules: Rules) -> bool:
+    """Whether some combination in ``cards`` beats ``combo``. Cached: a seat's planner,
+    its plan features and the heuristic ask it of the same unseen cards in one turn."""
+    return bool(stronger_than(cards, combo, rules))
 
 
 def _opening(plan: list[HandRanking], plays: list[HandRanking]) -> HandRanking:
