@@ -273,6 +273,26 @@ def test_init_starts_from_a_checkpoints_networks(ppo_run, tmp_path):
     assert state["env_step"] >= 256 and checkpoint.load(run / "latest.pt")["config"]["init"]
 
 
+def test_init_of_dqn_sets_its_target_network_too(tmp_path):
+    cfg = tiny(tmp_path / "run", algo="dqn", actions="hand", observer="simple")
+    env = make_env(cfg, OpponentPool(["random"]), 0)
+    cfg.obs_size, cfg.n_actions = env.raw.observer.size, env.raw.codec.n
+    with scoped_seed(1):
+        source = make_algorithm(cfg, env)
+    path = tmp_path / "dqn.pt"
+    checkpoint.save(path, {"config": dataclasses.asdict(cfg), "state": source.state_dict(),
+                           "epoch": 0, "env_step": 0, "update_step": 0, "history": [],
+                           "snapshots": []})  # fmt: skip
+    with scoped_seed(2):
+        fresh = make_algorithm(cfg, env)
+    load_init(dataclasses.replace(cfg, init=str(path)), fresh)
+    state, expected = fresh.state_dict(), source.state_dict()
+    model = [k for k in expected if k.startswith("policy.model.")]
+    assert model and all(torch.equal(state[k], expected[k]) for k in model)
+    target = "model_old.module."
+    assert all(torch.equal(state[target + k[len("policy.model.") :]], expected[k]) for k in model)
+
+
 @pytest.mark.parametrize(
     "overrides, message",
     [({"observer": "simple"}, "observer: 'card_counting' there, 'simple' here"),
