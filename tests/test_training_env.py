@@ -17,7 +17,7 @@ from big2.board import Board
 from big2.game import Game
 from big2.rules import STANDARD
 from training.env import Big2SingleAgentEnv, OpponentPool, SnapshotAgent
-from training.nets import MaskedActor, numpy_logits
+from training.nets import MaskedActor, NumpyLogits
 from training.train import Config, main, parse_args, scoped_seed, train
 
 
@@ -170,7 +170,7 @@ def test_pool_rejects_unknown_names():
 def tiny_logits(seed: int = 0):
     with torch.random.fork_rng():
         torch.manual_seed(seed)
-        return numpy_logits(MaskedActor(observers.make("simple").size, 17_859, (16,)).eval())
+        return NumpyLogits(MaskedActor(observers.make("simple").size, 17_859, (16,)).eval())
 
 
 def test_self_is_random_until_a_snapshot_exists():

@@ -15,7 +15,7 @@ from big2.heuristic import HeuristicAgent, is_control, make_plan, plan_cost
 from envs import codecs
 from training.env import Big2SingleAgentEnv, OpponentPool, SnapshotAgent
 from training.features import PLAN_FEATURES, plan_features
-from training.nets import GreedyPolicy, MaskedActor, action_features, numpy_logits
+from training.nets import GreedyPolicy, MaskedActor, NumpyLogits, action_features
 from training.train import Config
 
 CODEC = codecs.make("catalog")
@@ -130,6 +130,6 @@ def test_greedy_policy_and_snapshots_pass_plan_features():
     assert GreedyPolicy(net)(obs, mask, rows) == expected
     import observers
 
-    snapshot = SnapshotAgent(numpy_logits(net), observers.make("simple"), CODEC,
+    snapshot = SnapshotAgent(NumpyLogits(net), observers.make("simple"), CODEC,
                              random.Random(0), plan_features)  # fmt: skip
     assert snapshot.act(view, legal) in legal

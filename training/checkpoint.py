@@ -23,6 +23,13 @@ from training.nets import GreedyPolicy, MaskedActor, QNet, action_features, hand
 FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
 SHIPPED = Path(__file__).resolve().parent / "agents" / "trained.pt"
+# config keys added after the first checkpoints, with the value older runs used
+LATER_KEYS = {"action_head": "dot", "action_rest": False, "plan_features": False}
+
+
+def setting(cfg: dict[str, Any], key: str) -> Any:
+    """A checkpoint config's ``key``, or what runs saved before that key existed used."""
+    return cfg.get(key, LATER_KEYS[key]) if key in LATER_KEYS else cfg[key]
 
 
 class CheckpointError(ValueError):
@@ -70,9 +77,9 @@ def actor_from(data: dict[str, Any]) -> MaskedActor:
     obs_size, n = cfg["obs_size"], cfg["n_actions"]
     hidden = tuple(cfg["hidden"])
     features = action_features(codecs.make(cfg["actions"], get_rules(cfg["rules"])))
-    head = cfg.get("action_head", "dot")
-    hand_at = hand_offset(cfg.get("action_rest", False), cfg["observer"], cfg["rules"])
-    plan = cfg.get("plan_features", False)
+    head = setting(cfg, "action_head")
+    hand_at = hand_offset(setting(cfg, "action_rest"), cfg["observer"], cfg["rules"])
+    plan = setting(cfg, "plan_features")
     if cfg["algo"] == "ppo":
         net = MaskedActor(obs_size, n, hidden, features, head, hand_at, plan)
         prefix = "policy.actor."

@@ -302,25 +302,29 @@ def action_features(codec: Any) -> np.ndarray | None:
     return out
 
 
-def numpy_logits(module: MaskedActor) -> Any:
-    """A (observation, mask) -> masked logits function on one position, for agents."""
+class NumpyLogits:
+    """(observation, mask[, plan features]) -> masked logits on one position, for agents.
 
-    def logits(obs: np.ndarray, mask: np.ndarray, plan: np.ndarray | None = None) -> np.ndarray:
-        with torch.no_grad():
-            out = module.logits(obs[None], mask[None], None if plan is None else plan[None])
-        result: np.ndarray = out[0].numpy()
-        return result
-
-    return logits
-
-
-class GreedyPolicy:
-    """(observation, mask) -> the legal action with the highest logit; picklable for workers."""
+    A class, not a closure, so agents holding it pickle into arena workers.
+    """
 
     def __init__(self, net: MaskedActor) -> None:
         self.net = net  # used as is: no dropout or batch norm, so the mode does not matter
 
-    def __call__(self, obs: np.ndarray, mask: np.ndarray, plan: np.ndarray | None = None) -> int:
+    def __call__(
+        self, obs: np.ndarray, mask: np.ndarray, plan: np.ndarray | None = None
+    ) -> np.ndarray:
         with torch.no_grad():
-            extra = None if plan is None else plan[None]
-            return int(self.net.logits(obs[None], mask[None], extra)[0].argmax())
+            out = self.net.logits(obs[None], mask[None], None if plan is None else plan[None])
+        result: np.ndarray = out[0].numpy()
+        return result
+
+
+class GreedyPolicy:
+    """(observation, mask[, plan]) -> the legal action with the highest logit; picklable."""
+
+    def __init__(self, net: MaskedActor) -> None:
+        self.logits = NumpyLogits(net)
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray, plan: np.ndarray | None = None) -> int:
+        return int(self.logits(obs, mask, plan).argmax())

@@ -48,10 +48,10 @@ from training.nets import (
     LegalCategorical,
     MaskedActor,
     MaskedQPolicy,
+    NumpyLogits,
     QNet,
     action_features,
     hand_offset,
-    numpy_logits,
 )
 from training.plot import plot_curve
 
@@ -169,11 +169,9 @@ def make_algorithm(cfg: Config, env: Big2SingleAgentEnv) -> PPO | DQN:
     return DQN(policy=q_policy, optim=optim, gamma=cfg.gamma, target_update_freq=500)
 
 
-# what a checkpoint given to --init must share with the run (with the defaults of old configs)
-ARCHITECTURE = {
-    "algo": "ppo", "observer": None, "actions": None, "rules": None, "hidden": None,
-    "action_head": "dot", "action_rest": False, "plan_features": False,
-}  # fmt: skip
+# what a checkpoint given to --init must share with the run
+ARCHITECTURE = ("algo", "observer", "actions", "rules", "hidden", "action_head", "action_rest",
+                "plan_features")  # fmt: skip
 
 
 def load_init(cfg: Config, algorithm: PPO | DQN) -> None:
@@ -190,9 +188,9 @@ def load_init(cfg: Config, algorithm: PPO | DQN) -> None:
         raise ValueError(f"--init: {e}") from None
     saved = data["config"]
     differ = [
-        f"{k}: {saved.get(k, default)!r} there, {getattr(cfg, k)!r} here"
-        for k, default in ARCHITECTURE.items()
-        if saved.get(k, default) != getattr(cfg, k)
+        f"{k}: {checkpoint.setting(saved, k)!r} there, {getattr(cfg, k)!r} here"
+        for k in ARCHITECTURE
+        if checkpoint.setting(saved, k) != getattr(cfg, k)
     ]
     if differ:
         raise ValueError(f"--init {cfg.init} was trained with other networks ({'; '.join(differ)})")
@@ -409,7 +407,7 @@ def _trainer_params(
 def _frozen(net: MaskedActor, weights: dict[str, Any]) -> Any:
     clone = copy.deepcopy(net)
     clone.load_state_dict(weights)
-    return numpy_logits(clone.eval())
+    return NumpyLogits(clone.eval())
 
 
 def _after_epoch(
