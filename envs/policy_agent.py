@@ -52,13 +52,16 @@ class PolicyAgent:
         self.codec = codecs.make(actions, rules)
         self.policy, self.name, self.features = policy, name, features
 
-    def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
+    def inputs(self, view: View, legal_moves: Sequence[HandRanking]) -> tuple[np.ndarray, ...]:
+        """What the policy is called with: (observation, mask[, features])."""
         obs = self.observer.observe(view)
         mask = self.codec.mask(legal_moves, view.hand)
         if self.features is None:
-            action = int(self.policy(obs, mask))
-        else:
-            action = int(self.policy(obs, mask, self.features(view, legal_moves, self.codec)))
+            return obs, mask
+        return obs, mask, self.features(view, legal_moves, self.codec)
+
+    def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
+        action = int(self.policy(*self.inputs(view, legal_moves)))
         move = self.codec.decode(action, view.hand)
         if move not in legal_moves:
             raise ValueError(f"policy {self.name!r} chose action {action} ({move}), not legal now")

@@ -3,7 +3,8 @@
 Plays the arena's duplicate deals with the agent in one seat and three copies of the
 opponent in the others, and prints its win share and mean score with 95% CIs
 (``--json``: one JSON object with ``win_share`` and ``mean_score`` at the top level).
-``trained`` names the shipped agent.
+``trained`` names the shipped agent; ``CHECKPOINT+search`` plays it with determinized
+search at each decision (:mod:`big2.search`, the policy as prior).
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import json
 from big2.agents import load_agent as load_baseline
 from big2.arena import evaluate
 from big2.rules import get as get_rules
-from training.checkpoint import CheckpointError, load_agent
+from training.checkpoint import CheckpointError, load_agent, parse_spec, with_search
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__)
-    parser.add_argument("checkpoint", help="a checkpoint file, or 'trained'")
+    parser.add_argument("checkpoint", help="a checkpoint file or 'trained', either with '+search'")
     parser.add_argument("--opponents", default="heuristic")
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
@@ -27,8 +28,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     try:
-        agent = load_agent(args.checkpoint)
-        rules = agent.codec.rules
+        path, search = parse_spec(args.checkpoint)
+        policy = load_agent(path)
+        rules = policy.codec.rules
+        agent = with_search(policy) if search else policy
         opponents = [load_baseline(args.opponents, get_rules(rules)) for _ in range(3)]
         result = evaluate([agent, *opponents], args.deals, args.seed, rules, args.workers,
                           progress=not args.json)  # fmt: skip

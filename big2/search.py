@@ -1,0 +1,164 @@
+"""Determinized search: try each candidate move on sampled deals, keep the one that wins most.
+
+A seat cannot see the other hands, so :func:`determinize` deals the cards it has not
+seen at random to the other seats (each gets as many as it holds now, plus what it has
+played) and replays the public history on that deal: a whole :class:`Game` that agrees
+with everything the seat has seen. :class:`SearchAgent` (perfect-information Monte
+Carlo, as in GIB for bridge) plays every candidate move on the same ``determinizations``
+deals, finishes each game with a rollout agent in all four seats, and picks the
+candidate that won most often. With a ``prior`` (a trained policy's logits, say) the
+candidates are the prior's most likely moves and the score adds ``prior_weight`` times
+each candidate's log-probability among them, so the prior decides near-ties.
+
+Deals are sampled uniformly: the search does not infer from passes what opponents hold,
+and it assumes everyone plays like the rollout agent afterwards.
+
+>>> from big2.game import Game
+>>> game = Game(seed=3)
+>>> agent = SearchAgent(determinizations=4, candidates=3, seed=0)
+>>> agent.act(game.view(game.turn), game.legal_moves()) in game.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+
+from big2.agents import Agent
+from big2.board import N_SEATS, Board, Seed, make_rng
+from big2.game import Game, View
+from big2.hand_ranking import HandRanking
+from big2.heuristic import HeuristicAgent
+
+# (view, legal moves) -> one score per move, higher is likelier (logits or log-probabilities)
+Prior = Callable[[View, Sequence[HandRanking]], Sequence[float]]
+
+
+def determinize(view: View, rng: random.Random) -> Game:
+    """A game consistent with ``view``: the unseen cards dealt at random, the history replayed.
+
+    Each other seat gets ``view.cards_left[seat]`` unseen cards on top of the cards it
+    has played; the returned game is at the same point as ``view`` (same hands for the
+    seat, table, turn and history).
+
+    >>> game = Game(seed=1)
+    >>> for _ in range(6):
+    ...     game.play(game.legal_moves()[0])
+    >>> view = game.view(2)
+    >>> sampled = determinize(view, random.Random(0))
+    >>> sampled.hand(2) == game.hand(2), sampled.view(2).history == view.history
+    (True, True)
+    """
+    others = sum(n for seat, n in enumerate(view.cards_left) if seat != view.seat)
+    if others != view.unseen.bit_count() or view.cards_left[view.seat] != view.hand.bit_count():
+        raise ValueError(
+            f"inconsistent view: seat {view.seat} holds {view.hand.bit_count()} cards and "
+            f"has not seen {view.unseen.bit_count()}, but cards_left is {view.cards_left}"
+        )
+    fixed = {seat: view.played[seat] for seat in range(N_SEATS)}
+    fixed[view.seat] |= view.hand
+    game = Game.from_board(Board(view.rules, rng, fixed))
+    for entry in view.history[len(game.log.moves) :]:  # past the moves the rules make
+        game.play(entry.move)
+    return game
+
+
+def play_out(game: Game, agent: Agent) -> int:
+    """Finish ``game`` in place with ``agent`` in every seat; return the winner."""
+    while game.winner is None:
+        game.play(agent.act(game.view(game.turn), game.legal_moves()))
+    return game.winner
+
+
+class SearchAgent:
+    """Picks the candidate move that wins most often on sampled deals (see module).
+
+    Args:
+        prior: scores the legal moves (higher is likelier); without one the candidates
+            are the rollout agent's own move and then the legal moves in catalog order.
+        rollout: plays every seat after the candidate move; deterministic agents make
+            the comparison fairest (all candidates see the same deals and replies).
+            Default :class:`~big2.heuristic.HeuristicAgent`.
+        determinizations: deals sampled per decision.
+        candidates: moves tried per decision (the prior's most likely).
+        prior_weight: weight of a candidate's log-probability (softmax of the prior's
+            scores over the candidates) added to its win rate.
+        seed: an int, a ``random.Random`` or None; :meth:`reset` reseeds.
+        name: the name the arena reports.
+    """
+
+    def __init__(
+        self,
+        prior: Prior | None = None,
+        *,
+        rollout: Agent | None = None,
+        determinizations: int = 16,
+        candidates: int = 6,
+        prior_weight: float = 0.0375,
+        seed: Seed = None,
+        name: str = "search",
+    ) -> None:
+        for label, value in (("determinizations", determinizations), ("candidates", candidates)):
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{label} must be a positive int, got {value!r}")
+        if not (isinstance(prior_weight, (int, float)) and 0 <= prior_weight < math.inf):
+            raise ValueError(f"prior_weight must be a finite number >= 0, got {prior_weight!r}")
+        self.prior, self.rollout = prior, rollout or HeuristicAgent()
+        self.determinizations, self.candidates = determinizations, candidates
+        self.prior_weight, self.name = float(prior_weight), name
+        self.rng = make_rng(seed)
+
+    def reset(self, seed: int) -> None:
+        """Reseed (the arena calls this before every game); a rollout agent's too."""
+        self.rng = random.Random(seed)
+        reset = getattr(self.rollout, "reset", None)
+        if callable(reset):
+            reset(seed)
+
+    def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        moves, log_probs = self._candidates(view, legal_moves)
+        if len(moves) == 1:
+            return moves[0]
+        rates = self.win_rates(view, moves)
+        scores = [r + self.prior_weight * lp for r, lp in zip(rates, log_probs, strict=True)]
+        return moves[max(range(len(moves)), key=scores.__getitem__)]  # ties: likeliest
+
+    def win_rates(self, view: View, moves: Sequence[HandRanking]) -> list[float]:
+        """The share of sampled deals each of ``moves`` (legal now) goes on to win."""
+        wins = [0] * len(moves)
+        for _ in range(self.determinizations):
+            sampled = determinize(view, self.rng)
+            for i, move in enumerate(moves):
+                game = sampled.copy()
+                game.play(move)
+                wins[i] += play_out(game, self.rollout) == view.seat
+        return [w / self.determinizations for w in wins]
+
+    def _candidates(
+        self, view: View, legal_moves: Sequence[HandRanking]
+    ) -> tuple[list[HandRanking], list[float]]:
+        """The moves to try and their log-probabilities among themselves."""
+        if self.prior is None:
+            first = self.rollout.act(view, legal_moves)
+            rest = [m for m in legal_moves if m != first]
+            return [first, *rest][: self.candidates], [0.0] * min(self.candidates, len(legal_moves))
+        scores = list(self.prior(view, legal_moves))
+        if len(scores) != len(legal_moves) or not all(map(math.isfinite, scores)):
+            raise ValueError(
+                f"prior gave {len(scores)} scores for {len(legal_moves)} legal moves; "
+                f"expected one finite score per move"
+            )
+        order = sorted(range(len(scores)), key=lambda i: -scores[i])[: self.candidates]
+        top = max(scores[i] for i in order)
+        log_total = top + math.log(sum(math.exp(scores[i] - top) for i in order))
+        return [legal_moves[i] for i in order], [scores[i] - log_total for i in order]
+
+    def __repr__(self) -> str:
+        return (
+            f"SearchAgent(name={self.name!r}, determinizations={self.determinizations}, "
+            f"candidates={self.candidates}, prior_weight={self.prior_weight})"
+        )
