@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.rules
 	$(BIN)/python -m bench.env
 	$(BIN)/python -m bench.train
+	$(BIN)/python -m bench.search
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -123,9 +123,29 @@ class SearchAgent:
         moves, log_probs = self._candidates(view, legal_moves)
         if len(moves) == 1:
             return moves[0]
-        rates = self.win_rates(view, moves)
-        scores = [r + self.prior_weight * lp for r, lp in zip(rates, log_probs, strict=True)]
-        return moves[max(range(len(moves)), key=scores.__getitem__)]  # ties: likeliest
+        return moves[self._pick(view, moves, log_probs)]
+
+    def _pick(self, view: View, moves: Sequence[HandRanking], log_probs: Sequence[float]) -> int:
+        """The index of the best score (win rate + prior term; ties: the likeliest move).
+
+        The same choice as scoring every move on every deal, but a move is dropped as
+        soon as it could not catch the leader even by winning all the remaining deals.
+        """
+        n = self.determinizations
+        bonus = [n * self.prior_weight * lp for lp in log_probs]  # the prior, in deals won
+        wins = [0] * len(moves)
+        alive = list(range(len(moves)))
+        for done in range(1, n + 1):
+            sampled = determinize(view, self.rng)
+            for i in alive:
+                game = sampled.copy()
+                game.play(moves[i])
+                wins[i] += play_out(game, self.rollout) == view.seat
+            lead = max(wins[i] + bonus[i] for i in alive)
+            alive = [i for i in alive if wins[i] + bonus[i] + (n - done) >= lead - 1e-9]
+            if len(alive) == 1:
+                break
+        return max(alive, key=lambda i: (wins[i] + bonus[i], -i))
 
     def win_rates(self, view: View, moves: Sequence[HandRanking]) -> list[float]:
         """The share of sampled deals each of ``moves`` (legal now) goes on to win."""

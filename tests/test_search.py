@@ -168,3 +168,22 @@ def test_arena_results_do_not_depend_on_workers():
     one = evaluate(agents, 2, seed=5)
     two = evaluate(agents, 2, seed=5, workers=2)
     assert one.agents == two.agents
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_act_makes_the_choice_of_scoring_every_move_on_every_deal(seed):
+    """Dropping hopeless moves early changes the cost, never the choice."""
+    game = midgame(seed)
+    view, legal = game.view(game.turn), game.legal_moves()
+
+    def prior(view, moves):
+        return [float((7 * i) % 5) for i in range(len(moves))]
+
+    def agent():
+        return SearchAgent(prior, determinizations=6, candidates=4, prior_weight=0.1, seed=seed)
+
+    moves, log_probs = agent()._candidates(view, legal)
+    rates = agent().win_rates(view, moves)
+    scores = [r + 0.1 * lp for r, lp in zip(rates, log_probs)]
+    best = max(range(len(moves)), key=lambda i: (scores[i], -i))
+    assert agent().act(view, legal) == moves[best]
