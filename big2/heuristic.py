@@ -38,11 +38,19 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from big2 import cards as C
 from big2.game import View
-from big2.hand_ranking import PASS, HandRanking, classify, combinations_in, stronger_than
+from big2.hand_ranking import (
+    PASS,
+    HandRanking,
+    Ranking,
+    catalog,
+    classify,
+    combinations_in,
+    stronger_than,
+)
 from big2.rules import Rules
 
 LOW_RANK = C.RANKS.index("T")  # singles below T are hard to shed
@@ -64,7 +72,7 @@ class HeuristicAgent:
         for m in plays:
             if m.cards == view.hand:
                 return m
-        plan = make_plan(view.hand, view.rules)
+        plan = _plan(view.hand, view.rules)
         if not view.history:  # the first play of the game (it must hold 3D)
             return _opening(plan, plays)
         if view.table is None:
@@ -77,10 +85,16 @@ class HeuristicAgent:
 
 def make_plan(hand: int, rules: Rules) -> list[HandRanking]:
     """The partition of ``hand`` into combinations that is cheapest to shed (see module)."""
+    return list(_plan(hand, rules))
+
+
+@lru_cache(maxsize=1 << 16)
+def _plan(hand: int, rules: Rules) -> tuple[HandRanking, ...]:
+    """:func:`make_plan`, cached: search rollouts meet the same hands again and again."""
     _, chosen = _best_fives(hand, rules)
     rest = hand & ~sum(f.cards for f in chosen)
     parts = [*chosen, *_by_rank(rest, rules)]
-    return sorted(parts, key=lambda p: (p.cards & -p.cards, -p.size))
+    return tuple(sorted(parts, key=lambda p: (p.cards & -p.cards, -p.size)))
 
 
 def plan_cost(hand: int, rules: Rules) -> float:
@@ -88,7 +102,7 @@ def plan_cost(hand: int, rules: Rules) -> float:
     return _best_fives(hand, rules)[0]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 18)
 def _best_fives(hand: int, rules: Rules) -> tuple[float, tuple[HandRanking, ...]]:
     """The cheapest choice of up to two five-card hands to take out, and its cost.
 
@@ -157,14 +171,47 @@ def is_control(combo: HandRanking, view: View) -> bool:
     return has_two or not _beatable(view.unseen, combo, view.rules)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 18)
 def _beatable(cards: int, combo: HandRanking, rules: Rules) -> bool:
     """Whether some combination in ``cards`` beats ``combo``. Cached: a seat's planner,
     its plan features and the heuristic ask it of the same unseen cards in one turn."""
+    if combo.size == 5 and _stronger_category(cards, combo, rules):
+        return True  # the common case, without listing every five-card hand in ``cards``
     return bool(stronger_than(cards, combo, rules))
 
 
-def _opening(plan: list[HandRanking], plays: list[HandRanking]) -> HandRanking:
+def _stronger_category(cards: int, combo: HandRanking, rules: Rules) -> bool:
+    """Whether ``cards`` hold a full house, four of a kind or straight flush of a category
+    whose every hand beats the five-card ``combo`` (False says nothing)."""
+    weakest = _weakest_of(rules)
+    first = catalog(rules).beaten_from(combo)
+    counts = [_POP[(cards >> (4 * rank)) & 15] for rank in range(C.N_RANKS)]
+    if weakest.get(Ranking.STRAIGHT_FLUSH, -1) >= first:
+        for start in catalog(rules).starts:
+            run = 15  # the suits held at every rank of the straight
+            for rank in range(start, start + 5):
+                run &= cards >> (4 * rank)
+            if run:
+                return True
+    if weakest.get(Ranking.FOUR_OF_A_KIND, -1) >= first and 4 in counts and cards.bit_count() > 4:
+        return True
+    if weakest.get(Ranking.FULL_HOUSE, -1) >= first:
+        triples = sum(n >= 3 for n in counts)
+        return triples >= 2 or (triples == 1 and sum(n >= 2 for n in counts) >= 2)
+    return False
+
+
+@cache
+def _weakest_of(rules: Rules) -> dict[Ranking, int]:
+    """The catalog index of the weakest five-card hand of each category."""
+    weakest: dict[Ranking, int] = {}
+    for entry in catalog(rules).entries:
+        if entry.size == 5:
+            weakest.setdefault(entry.ranking, entry.index)
+    return weakest
+
+
+def _opening(plan: Sequence[HandRanking], plays: list[HandRanking]) -> HandRanking:
     for combo in plan:
         if combo in plays:
             return combo
@@ -172,7 +219,7 @@ def _opening(plan: list[HandRanking], plays: list[HandRanking]) -> HandRanking:
     return next(m for m in plays if m.size == longest)
 
 
-def _lead(plan: list[HandRanking], plays: list[HandRanking], view: View) -> HandRanking:
+def _lead(plan: Sequence[HandRanking], plays: list[HandRanking], view: View) -> HandRanking:
     playable = [c for c in plan if c in plays]
     if not playable:
         return max(plays, key=lambda m: (m.size, -m.index))
@@ -189,7 +236,7 @@ def _lead(plan: list[HandRanking], plays: list[HandRanking], view: View) -> Hand
 
 
 def _follow(
-    plan: list[HandRanking], plays: list[HandRanking], view: View, may_pass: bool
+    plan: Sequence[HandRanking], plays: list[HandRanking], view: View, may_pass: bool
 ) -> HandRanking:
     table = view.table
     assert table is not None

@@ -185,3 +185,30 @@ def test_strength_against_baselines():
     # measured: 0.802 [0.781, 0.823] vs random; 0.409 [0.382, 0.436] vs greedy
     assert me.win_share >= 0.60 and me.mean_score > 0
     assert greedy.win_share >= 0.35 and greedy.win_share_ci[0] > 0.30
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        STANDARD,
+        CHARLESWORTH,
+        replace(STANDARD, name="two", straights_to_two=True),
+        replace(STANDARD, name="noquads", five_card_quads=False),
+    ],
+    ids=lambda r: r.name,
+)
+def test_beatable_shortcut_agrees_with_listing_every_stronger_hand(rules):
+    """_beatable answers five-card tables from categories when it can: same answers."""
+    from big2.hand_ranking import catalog, stronger_than
+    from big2.heuristic import _beatable
+
+    rng = random.Random(rules.name)
+    fives = [e for e in catalog(rules).entries if e.size == 5]
+    answers = set()
+    for _ in range(3000):
+        cards = sum(1 << i for i in rng.sample(range(52), rng.randrange(5, 40)))
+        combo = rng.choice(fives)
+        answer = _beatable.__wrapped__(cards, combo, rules)
+        assert answer == bool(stronger_than(cards, combo, rules)), (cards, str(combo))
+        answers.add(answer)
+    assert answers == {True, False}

@@ -184,6 +184,6 @@ def test_act_makes_the_choice_of_scoring_every_move_on_every_deal(seed):
 
     moves, log_probs = agent()._candidates(view, legal)
     rates = agent().win_rates(view, moves)
-    scores = [r + 0.1 * lp for r, lp in zip(rates, log_probs)]
+    scores = [r + 0.1 * lp for r, lp in zip(rates, log_probs, strict=True)]
     best = max(range(len(moves)), key=lambda i: (scores[i], -i))
     assert agent().act(view, legal) == moves[best]
