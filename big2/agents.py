@@ -75,10 +75,17 @@ def _heuristic() -> Agent:
     return HeuristicAgent()
 
 
+def _search() -> Agent:
+    from big2.search import SearchAgent
+
+    return SearchAgent(seed=0)
+
+
 AGENTS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "heuristic": _heuristic,
+    "search": _search,  # heuristic rollouts, no learned prior (slow: ~0.3 s a game)
 }
 
 
@@ -102,7 +109,7 @@ def load_agent(spec: str, rules: Rules = STANDARD) -> Agent:
 
 
 def make_agent(name: str) -> Agent:
-    """A baseline agent by name: ``"random"``, ``"greedy"`` or ``"heuristic"``.
+    """A baseline agent by name: ``"random"``, ``"greedy"``, ``"heuristic"`` or ``"search"``.
 
     >>> make_agent("greedy")
     GreedyAgent()

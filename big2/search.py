@@ -32,6 +32,10 @@ from big2.game import Game, View
 from big2.hand_ranking import HandRanking
 from big2.heuristic import HeuristicAgent
 
+DETERMINIZATIONS = 16  # defaults, tuned on the shipped agent against heuristic players (README)
+CANDIDATES = 6
+PRIOR_WEIGHT = 0.0375
+
 # (view, legal moves) -> one score per move, higher is likelier (logits or log-probabilities)
 Prior = Callable[[View, Sequence[HandRanking]], Sequence[float]]
 
@@ -94,9 +98,9 @@ class SearchAgent:
         prior: Prior | None = None,
         *,
         rollout: Agent | None = None,
-        determinizations: int = 16,
-        candidates: int = 6,
-        prior_weight: float = 0.0375,
+        determinizations: int = DETERMINIZATIONS,
+        candidates: int = CANDIDATES,
+        prior_weight: float = PRIOR_WEIGHT,
         seed: Seed = None,
         name: str = "search",
     ) -> None:

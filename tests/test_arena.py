@@ -188,7 +188,7 @@ def test_display_names(agents, names):
         (["random"] * 4, 0, "n_deals must be at least 1, got 0"),
         (["random"] * 4, -2, "n_deals must be at least 1"),
         (["random", "greedy", "alphago", "random"], 5,
-         r"unknown agent 'alphago'; expected one of \['greedy', 'heuristic', 'random'\]"),
+         r"unknown agent 'alphago'; expected one of \['greedy', 'heuristic', 'random', 'search'\]"),
     ],
 )  # fmt: skip
 def test_errors(agents, n_deals, message):

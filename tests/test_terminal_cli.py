@@ -154,7 +154,10 @@ def test_arena_command_with_workers_and_other_rules():
     assert result.stdout == expected.table() + "\n" and "charlesworth rules" in result.stdout
 
 
-UNKNOWN = r"unknown (agent|opponent) 'bogus'; expected one of \['greedy', 'heuristic', 'random'\]"
+UNKNOWN = (
+    r"unknown (agent|opponent) 'bogus'; "
+    r"expected one of \['greedy', 'heuristic', 'random', 'search'\]"
+)
 
 
 @pytest.mark.parametrize(

@@ -161,7 +161,9 @@ def test_seeded_reset_is_reproducible():
 
 
 def test_pool_rejects_unknown_names():
-    with pytest.raises(ValueError, match=r"nosuch.*\['greedy', 'heuristic', 'random', 'self'\]"):
+    with pytest.raises(
+        ValueError, match=r"nosuch.*\['greedy', 'heuristic', 'random', 'search', 'self'\]"
+    ):
         OpponentPool(["random", "nosuch"])
     with pytest.raises(ValueError, match="expected some of"):
         OpponentPool([])

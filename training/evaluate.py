@@ -15,6 +15,7 @@ import json
 from big2.agents import load_agent as load_baseline
 from big2.arena import evaluate
 from big2.rules import get as get_rules
+from big2.search import CANDIDATES, DETERMINIZATIONS, PRIOR_WEIGHT
 from training.checkpoint import CheckpointError, load_agent, parse_spec, with_search
 
 
@@ -26,12 +27,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    group = parser.add_argument_group("search (only with CHECKPOINT+search)")
+    group.add_argument(
+        "--determinizations", type=int, help=f"deals per decision (default {DETERMINIZATIONS})"
+    )
+    group.add_argument(
+        "--candidates", type=int, help=f"moves tried per decision (default {CANDIDATES})"
+    )
+    group.add_argument(
+        "--prior-weight",
+        type=float,
+        help=f"weight of the policy's log-probability (default {PRIOR_WEIGHT})",
+    )
     args = parser.parse_args(argv)
+    options = {k: getattr(args, k) for k in ("determinizations", "candidates", "prior_weight")}
+    options = {k: v for k, v in options.items() if v is not None}
     try:
         path, search = parse_spec(args.checkpoint)
+        if options and not search:
+            raise ValueError(f"{sorted(options)} apply to CHECKPOINT+search only")
         policy = load_agent(path)
         rules = policy.codec.rules
-        agent = with_search(policy) if search else policy
+        agent = with_search(policy, **options) if search else policy
         opponents = [load_baseline(args.opponents, get_rules(rules)) for _ in range(3)]
         result = evaluate([agent, *opponents], args.deals, args.seed, rules, args.workers,
                           progress=not args.json)  # fmt: skip
