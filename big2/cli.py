@@ -94,7 +94,7 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--opponents",
         default="heuristic",
-        help="random, greedy, heuristic, search, trained or a .pt file (the last two: +search)",
+        help="random, greedy, heuristic, search, trained, a .pt file, or either with +search",
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the deals")
     play.add_argument("--seat", type=int, default=0, choices=range(4))

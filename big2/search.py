@@ -142,9 +142,7 @@ class SearchAgent:
         for done in range(1, n + 1):
             sampled = determinize(view, self.rng)
             for i in alive:
-                game = sampled.copy()
-                game.play(moves[i])
-                wins[i] += play_out(game, self.rollout) == view.seat
+                wins[i] += self._wins(sampled, moves[i], view.seat)
             lead = max(wins[i] + bonus[i] for i in alive)
             alive = [i for i in alive if wins[i] + bonus[i] + (n - done) >= lead - 1e-9]
             if len(alive) == 1:
@@ -157,10 +155,14 @@ class SearchAgent:
         for _ in range(self.determinizations):
             sampled = determinize(view, self.rng)
             for i, move in enumerate(moves):
-                game = sampled.copy()
-                game.play(move)
-                wins[i] += play_out(game, self.rollout) == view.seat
+                wins[i] += self._wins(sampled, move, view.seat)
         return [w / self.determinizations for w in wins]
+
+    def _wins(self, sampled: Game, move: HandRanking, seat: int) -> bool:
+        """Whether ``seat`` wins after ``move`` on a copy of ``sampled``, rollouts after."""
+        game = sampled.copy()
+        game.play(move)
+        return play_out(game, self.rollout) == seat
 
     def _candidates(
         self, view: View, legal_moves: Sequence[HandRanking]
