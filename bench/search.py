@@ -12,7 +12,7 @@ import random
 import time
 
 from big2.arena import evaluate
-from big2.game import Game
+from big2.game import Game, View
 from big2.heuristic import HeuristicAgent
 from big2.search import determinize, play_out
 from training.checkpoint import load_agent, with_search
@@ -21,7 +21,7 @@ from training.checkpoint import load_agent, with_search
 def rollouts_per_second(seconds: float, seed: int) -> float:
     """Determinize-and-play-out rate from views 0-20 moves into heuristic games."""
     rng, agent = random.Random(seed), HeuristicAgent()
-    views = []
+    views: list[View] = []
     while len(views) < 200:
         game = Game(seed=rng)
         for _ in range(rng.randrange(21)):
