@@ -183,11 +183,11 @@ def _beatable(cards: int, combo: HandRanking, rules: Rules) -> bool:
 def _stronger_category(cards: int, combo: HandRanking, rules: Rules) -> bool:
     """Whether ``cards`` hold a full house, four of a kind or straight flush of a category
     whose every hand beats the five-card ``combo`` (False says nothing)."""
-    weakest = _weakest_of(rules)
-    first = catalog(rules).beaten_from(combo)
+    weakest, cat = _weakest_of(rules), catalog(rules)
+    first = cat.beaten_from(combo)
     counts = [_POP[(cards >> (4 * rank)) & 15] for rank in range(C.N_RANKS)]
     if weakest.get(Ranking.STRAIGHT_FLUSH, -1) >= first:
-        for start in catalog(rules).starts:
+        for start in cat.starts:
             run = 15  # the suits held at every rank of the straight
             for rank in range(start, start + 5):
                 run &= cards >> (4 * rank)
