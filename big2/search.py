@@ -170,8 +170,8 @@ class SearchAgent:
         """The moves to try and their log-probabilities among themselves."""
         if self.prior is None:
             first = self.rollout.act(view, legal_moves)
-            rest = [m for m in legal_moves if m != first]
-            return [first, *rest][: self.candidates], [0.0] * min(self.candidates, len(legal_moves))
+            moves = [first, *(m for m in legal_moves if m != first)][: self.candidates]
+            return moves, [0.0] * len(moves)
         scores = list(self.prior(view, legal_moves))
         if len(scores) != len(legal_moves) or not all(map(math.isfinite, scores)):
             raise ValueError(
