@@ -4,9 +4,12 @@ A seat cannot see the other hands, so :func:`determinize` deals the cards it has
 seen at random to the other seats (each gets as many as it holds now, plus what it has
 played) and replays the public history on that deal: a whole :class:`Game` that agrees
 with everything the seat has seen. :class:`SearchAgent` (perfect-information Monte
-Carlo, as in GIB for bridge) plays every candidate move on the same ``determinizations``
-deals, finishes each game with a rollout agent in all four seats, and picks the
-candidate that won most often. With a ``prior`` (a trained policy's logits, say) the
+Carlo, as in GIB for bridge) plays every candidate move on the same sampled deals,
+finishes each game with a rollout agent in all four seats, and picks the candidate that
+won most often. Rollouts get shorter as the hands empty, so it samples more deals late
+in the game (where the choice decides most games) at about the same cost per decision:
+``determinizations`` deals at a full table, scaled by 52 / cards still held, at most
+``max_determinizations``. With a ``prior`` (a trained policy's logits, say) the
 candidates are the prior's most likely moves and the score adds ``prior_weight`` times
 each candidate's log-probability among them, so the prior decides near-ties.
 
@@ -28,11 +31,13 @@ from collections.abc import Callable, Sequence
 
 from big2.agents import Agent
 from big2.board import N_SEATS, Board, Seed, make_rng
+from big2.cards import N_CARDS
 from big2.game import Game, View
 from big2.hand_ranking import HandRanking
 from big2.heuristic import HeuristicAgent
 
-DETERMINIZATIONS = 16  # defaults, tuned on the shipped agent against heuristic players (README)
+DETERMINIZATIONS = 32  # defaults, tuned on the shipped agent against heuristic players (README)
+LATE_FACTOR = 4  # max_determinizations defaults to this many times determinizations
 CANDIDATES = 6
 PRIOR_WEIGHT = 0.0375
 
@@ -85,7 +90,9 @@ class SearchAgent:
         rollout: plays every seat after the candidate move; deterministic agents make
             the comparison fairest (all candidates see the same deals and replies).
             Default :class:`~big2.heuristic.HeuristicAgent`.
-        determinizations: deals sampled per decision.
+        determinizations: deals sampled per decision at a full table (52 cards held).
+        max_determinizations: the most deals per decision, late in the game (default
+            4 x ``determinizations``); ``determinizations`` samples that many every time.
         candidates: moves tried per decision (the prior's most likely).
         prior_weight: weight of a candidate's log-probability (softmax of the prior's
             scores over the candidates) added to its win rate.
@@ -99,6 +106,7 @@ class SearchAgent:
         *,
         rollout: Agent | None = None,
         determinizations: int = DETERMINIZATIONS,
+        max_determinizations: int | None = None,
         candidates: int = CANDIDATES,
         prior_weight: float = PRIOR_WEIGHT,
         seed: Seed = None,
@@ -107,10 +115,18 @@ class SearchAgent:
         for label, value in (("determinizations", determinizations), ("candidates", candidates)):
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{label} must be a positive int, got {value!r}")
+        if max_determinizations is None:
+            max_determinizations = LATE_FACTOR * determinizations
+        if not isinstance(max_determinizations, int) or max_determinizations < determinizations:
+            raise ValueError(
+                f"max_determinizations must be an int >= determinizations ({determinizations}), "
+                f"got {max_determinizations!r}"
+            )
         if not (isinstance(prior_weight, (int, float)) and 0 <= prior_weight < math.inf):
             raise ValueError(f"prior_weight must be a finite number >= 0, got {prior_weight!r}")
         self.prior, self.rollout = prior, rollout or HeuristicAgent()
         self.determinizations, self.candidates = determinizations, candidates
+        self.max_determinizations = max_determinizations
         self.prior_weight, self.name = float(prior_weight), name
         self.rng = make_rng(seed)
 
@@ -135,7 +151,7 @@ class SearchAgent:
         The same choice as scoring every move on every deal, but a move is dropped as
         soon as it could not catch the leader even by winning all the remaining deals.
         """
-        n = self.determinizations
+        n = self.deals(view)
         bonus = [n * self.prior_weight * lp for lp in log_probs]  # the prior, in deals won
         wins = [0] * len(moves)
         alive = list(range(len(moves)))
@@ -149,14 +165,26 @@ class SearchAgent:
                 break
         return max(alive, key=lambda i: (wins[i] + bonus[i], -i))
 
+    def deals(self, view: View) -> int:
+        """How many deals a decision at ``view`` samples (more as the hands empty).
+
+        >>> agent = SearchAgent(determinizations=16, max_determinizations=64)
+        >>> [agent.deals(Game(seed=0).view(0)), agent.deals(Game(seed=0).view(0)._replace(
+        ...     cards_left=(13, 5, 4, 4)))]
+        [16, 32]
+        """
+        scaled = round(self.determinizations * N_CARDS / max(1, sum(view.cards_left)))
+        return max(self.determinizations, min(self.max_determinizations, scaled))
+
     def win_rates(self, view: View, moves: Sequence[HandRanking]) -> list[float]:
         """The share of sampled deals each of ``moves`` (legal now) goes on to win."""
+        n = self.deals(view)
         wins = [0] * len(moves)
-        for _ in range(self.determinizations):
+        for _ in range(n):
             sampled = determinize(view, self.rng)
             for i, move in enumerate(moves):
                 wins[i] += self._wins(sampled, move, view.seat)
-        return [w / self.determinizations for w in wins]
+        return [w / n for w in wins]
 
     def _wins(self, sampled: Game, move: HandRanking, seat: int) -> bool:
         """Whether ``seat`` wins after ``move`` on a copy of ``sampled``, rollouts after."""
@@ -186,5 +214,6 @@ class SearchAgent:
     def __repr__(self) -> str:
         return (
             f"SearchAgent(name={self.name!r}, determinizations={self.determinizations}, "
-            f"candidates={self.candidates}, prior_weight={self.prior_weight})"
+            f"max_determinizations={self.max_determinizations}, candidates={self.candidates}, "
+            f"prior_weight={self.prior_weight})"
         )

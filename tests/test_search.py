@@ -139,6 +139,10 @@ def test_without_a_prior_the_rollout_agents_move_is_tried_first():
     [
         ({"determinizations": 0}, "determinizations must be a positive int"),
         ({"candidates": 2.5}, "candidates must be a positive int"),
+        (
+            {"determinizations": 8, "max_determinizations": 4},
+            r"max_determinizations must be an int >= determinizations \(8\)",
+        ),
         ({"prior_weight": -1.0}, "prior_weight must be a finite number >= 0"),
         ({"prior_weight": math.nan}, "prior_weight must be a finite number >= 0"),
     ],
@@ -146,6 +150,26 @@ def test_without_a_prior_the_rollout_agents_move_is_tried_first():
 def test_bad_parameters_are_clear_errors(options, message):
     with pytest.raises(ValueError, match=message):
         SearchAgent(**options)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_more_deals_as_the_hands_empty_up_to_the_cap(seed):
+    game, agent = Game(seed=seed), HeuristicAgent()
+    search = SearchAgent(determinizations=10, max_determinizations=30)
+    fixed = SearchAgent(determinizations=10, max_determinizations=10)
+    counts = []
+    while not game.is_over:
+        view = game.view(game.turn)
+        counts.append(search.deals(view))
+        assert fixed.deals(view) == 10
+        held = sum(view.cards_left)
+        assert counts[-1] == min(30, max(10, round(10 * 52 / held)))
+        game.play(agent.act(view, game.legal_moves()))
+    assert counts[0] == 10 and counts == sorted(counts)  # hands only ever shrink
+
+
+def test_the_late_game_cap_defaults_to_four_times_the_deals():
+    assert SearchAgent(determinizations=5).max_determinizations == 20
 
 
 @pytest.mark.parametrize("kind", ["too few", "not finite"])

@@ -311,10 +311,13 @@ def test_evaluate_cli_takes_a_search_spec(ckpt, capsys):
 def test_evaluate_search_options(ckpt, capsys):
     from training import evaluate
 
-    search = ["--determinizations", "2", "--candidates", "2", "--prior-weight", "0"]
+    search = ["--determinizations", "2", "--max-determinizations", "3", "--candidates", "2",
+              "--prior-weight", "0"]  # fmt: skip
     evaluate.main([f"{ckpt}+search", "--opponents", "random", "--deals", "1", "--json", *search])
     assert json.loads(capsys.readouterr().out)["games"] == 4
     with pytest.raises(SystemExit, match=r"\['candidates'\] apply to CHECKPOINT\+search only"):
         evaluate.main([str(ckpt), "--candidates", "2"])
     with pytest.raises(SystemExit, match="determinizations must be a positive int, got 0"):
         evaluate.main([f"{ckpt}+search", "--determinizations", "0"])
+    with pytest.raises(SystemExit, match="max_determinizations must be an int >= determinizations"):
+        evaluate.main([f"{ckpt}+search", "--determinizations", "4", "--max-determinizations", "2"])

@@ -138,7 +138,7 @@ def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
 def with_search(agent: PolicyAgent, **options: Any) -> SearchAgent:
     """A :class:`~big2.search.SearchAgent` with ``agent``'s policy as its prior.
 
-    ``options`` go to ``SearchAgent`` (default: 16 deals, 6 candidates, seed 0). A DQN
+    ``options`` go to ``SearchAgent`` (default: its deals and candidates, seed 0). A DQN
     checkpoint's Q-values serve as its logits.
     """
     options = {"seed": 0, "name": agent.name + SEARCH, **options}

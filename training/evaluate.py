@@ -15,7 +15,7 @@ import json
 from big2.agents import load_agent as load_baseline
 from big2.arena import evaluate
 from big2.rules import get as get_rules
-from big2.search import CANDIDATES, DETERMINIZATIONS, PRIOR_WEIGHT
+from big2.search import CANDIDATES, DETERMINIZATIONS, LATE_FACTOR, PRIOR_WEIGHT
 from training.checkpoint import CheckpointError, load_agent, parse_spec, with_search
 
 
@@ -29,7 +29,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     group = parser.add_argument_group("search (only with CHECKPOINT+search)")
     group.add_argument(
-        "--determinizations", type=int, help=f"deals per decision (default {DETERMINIZATIONS})"
+        "--determinizations",
+        type=int,
+        help=f"deals per decision at a full table (default {DETERMINIZATIONS})",
+    )
+    group.add_argument(
+        "--max-determinizations",
+        type=int,
+        help=f"deals per decision late in the game, at most (default {LATE_FACTOR}x the above)",
     )
     group.add_argument(
         "--candidates", type=int, help=f"moves tried per decision (default {CANDIDATES})"
@@ -40,7 +47,8 @@ def main(argv: list[str] | None = None) -> None:
         help=f"weight of the policy's log-probability (default {PRIOR_WEIGHT})",
     )
     args = parser.parse_args(argv)
-    options = {k: getattr(args, k) for k in ("determinizations", "candidates", "prior_weight")}
+    names = ("determinizations", "max_determinizations", "candidates", "prior_weight")
+    options = {k: getattr(args, k) for k in names}
     options = {k: v for k, v in options.items() if v is not None}
     try:
         path, search = parse_spec(args.checkpoint)
