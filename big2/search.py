@@ -169,9 +169,9 @@ class SearchAgent:
         """How many deals a decision at ``view`` samples (more as the hands empty).
 
         >>> agent = SearchAgent(determinizations=16, max_determinizations=64)
-        >>> [agent.deals(Game(seed=0).view(0)), agent.deals(Game(seed=0).view(0)._replace(
-        ...     cards_left=(13, 5, 4, 4)))]
-        [16, 32]
+        >>> view = Game(seed=0).view(0)
+        >>> agent.deals(view), agent.deals(view._replace(cards_left=(13, 5, 4, 4)))
+        (16, 32)
         """
         scaled = round(self.determinizations * N_CARDS / max(1, sum(view.cards_left)))
         return max(self.determinizations, min(self.max_determinizations, scaled))
