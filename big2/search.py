@@ -92,7 +92,8 @@ class SearchAgent:
             Default :class:`~big2.heuristic.HeuristicAgent`.
         determinizations: deals sampled per decision at a full table (52 cards held).
         max_determinizations: the most deals per decision, late in the game (default
-            4 x ``determinizations``); ``determinizations`` samples that many every time.
+            4 x ``determinizations``); equal to ``determinizations``, every decision
+            samples that many.
         candidates: moves tried per decision (the prior's most likely).
         prior_weight: weight of a candidate's log-probability (softmax of the prior's
             scores over the candidates) added to its win rate.
