@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 # The exact torch pin takes the machine's local CPU wheel; any other spec downloads GBs of CUDA.
 TORCH   := torch==2.13.0
 
-.PHONY: test train bench lint typecheck check clean
+.PHONY: test train bench golden lint typecheck check clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -26,6 +26,13 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.env
 	$(BIN)/python -m bench.train
 	$(BIN)/python -m bench.search
+
+# regenerate the golden files and generated docs after an intended change (review the diff)
+golden: $(STAMP)
+	$(BIN)/python tests/make_golden.py
+	$(BIN)/python tests/make_playthrough.py
+	$(BIN)/python tests/make_perft.py
+	$(BIN)/python tests/make_docs.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

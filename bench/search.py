@@ -1,7 +1,7 @@
 """Search benchmark: ``python -m bench.search`` (part of ``make bench``).
 
 Prints heuristic rollouts per second (determinize a mid-game view, play it out with
-:class:`~big2.heuristic.HeuristicAgent` in all seats) and the seconds per game of the
+:class:`~big2.players.heuristic.HeuristicAgent` in all seats) and the seconds per game of the
 shipped agent with search (``trained+search``) against three heuristic players.
 """
 
@@ -11,11 +11,10 @@ import argparse
 import random
 import time
 
-from big2.arena import evaluate
+from big2.evaluation import evaluate
 from big2.game import Game, View
-from big2.heuristic import HeuristicAgent
-from big2.search import determinize, play_out
-from training.checkpoint import load_agent, with_search
+from big2.players import HeuristicAgent, load_agent, play
+from big2.players.search import determinize
 
 
 def rollouts_per_second(seconds: float, seed: int) -> float:
@@ -24,15 +23,13 @@ def rollouts_per_second(seconds: float, seed: int) -> float:
     views: list[View] = []
     while len(views) < 200:
         game = Game(seed=rng)
-        for _ in range(rng.randrange(21)):
-            game.play(agent.act(game.view(game.turn), game.legal_moves()))
-            if game.is_over:
-                break
+        moves = rng.randrange(21)
+        play(game, agent, until=lambda g, n=moves: len(g.log.moves) == n)
         if not game.is_over:
             views.append(game.view(game.turn))
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        play_out(determinize(views[done % len(views)], rng), agent)
+        play(determinize(views[done % len(views)], rng), agent)
         done += 1
     return done / (time.perf_counter() - start)
 
@@ -44,7 +41,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     print(f"heuristic rollouts/s: {rollouts_per_second(args.seconds, args.seed):,.0f}")
-    agent = with_search(load_agent("trained"))
+    agent = load_agent("trained+search")
     start = time.perf_counter()
     result = evaluate([agent, "heuristic", "heuristic", "heuristic"], args.deals, args.seed)
     per_game = (time.perf_counter() - start) / result.games

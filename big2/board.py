@@ -9,6 +9,10 @@ True
 Traceback (most recent call last):
 ...
 ValueError: unknown seat 5 in fixed cards; expected a seat in 0..3
+>>> Board(fixed=["3D"])
+Traceback (most recent call last):
+...
+ValueError: fixed cards must be a mapping from seat (0..3) to cards (a mask or text ...
 """
 
 from __future__ import annotations
@@ -23,6 +27,26 @@ N_SEATS = 4
 HAND_SIZE = 13
 
 Seed = int | random.Random | None
+
+
+def seats_from(seat: int) -> tuple[int, int, int, int]:
+    """The four seats in ``seat``'s order: me, next (acts after me), across, previous.
+
+    Every seat-relative encoding uses this order.
+
+    >>> seats_from(2)
+    (2, 3, 0, 1)
+    """
+    return (seat, (seat + 1) % N_SEATS, (seat + 2) % N_SEATS, (seat + 3) % N_SEATS)
+
+
+def relative_seat(seat: int, me: int) -> int:
+    """Where ``seat`` sits from ``me``: 0 me, 1 next, 2 across, 3 previous.
+
+    >>> relative_seat(0, me=3)
+    1
+    """
+    return (seat - me) % N_SEATS
 
 
 def make_rng(seed: Seed) -> random.Random:
@@ -54,7 +78,7 @@ class Board:
         fixed: Mapping[int, int | str] | None = None,
     ) -> None:
         rng = make_rng(seed)
-        hands = _check_fixed(fixed or {})
+        hands = _check_fixed({} if fixed is None else fixed)
         rest = [i for i in range(C.N_CARDS) if not (sum(hands) >> i) & 1]
         rng.shuffle(rest)
         for seat in range(N_SEATS):
@@ -108,6 +132,11 @@ class Board:
 
 def _check_fixed(fixed: Mapping[int, int | str]) -> list[int]:
     """The fixed cards as four masks, after checking seats, sizes and overlaps."""
+    if not isinstance(fixed, Mapping):
+        raise ValueError(
+            f"fixed cards must be a mapping from seat (0..3) to cards (a mask or text such "
+            f"as '3D 2S'), got {type(fixed).__name__} {fixed!r}"
+        )
     hands = [0] * N_SEATS
     for seat, given in fixed.items():
         if not isinstance(seat, int) or not 0 <= seat < N_SEATS:

@@ -130,10 +130,39 @@ def iter_cards(mask: int) -> Iterator[int]:
     >>> list(iter_cards(0b1001))
     [0, 3]
     """
+    return iter(card_indices(mask))
+
+
+_CHUNK = 13
+# _INDICES[j][c]: the card indices of 13-bit chunk j (cards 13j..13j+12) holding bits c
+_INDICES = tuple(
+    tuple(tuple(_CHUNK * j + b for b in range(_CHUNK) if c >> b & 1) for c in range(1 << _CHUNK))
+    for j in range(4)
+)
+
+
+def card_indices(mask: int) -> tuple[int, ...]:
+    """The card indices in ``mask``, weakest first, as a tuple (table lookups, no bit loop).
+
+    >>> card_indices(0b1001 | 1 << 51)
+    (0, 3, 51)
+    """
+    p0, p1, p2, p3 = _INDICES
+    return p0[mask & 8191] + p1[(mask >> 13) & 8191] + p2[(mask >> 26) & 8191] + p3[mask >> 39]
+
+
+def single_bits(mask: int) -> list[int]:
+    """The one-card masks of ``mask``, weakest first.
+
+    >>> single_bits(0b1010)
+    [2, 8]
+    """
+    out = []
     while mask:
         low = mask & -mask
-        yield low.bit_length() - 1
+        out.append(low)
         mask ^= low
+    return out
 
 
 def highest(mask: int) -> int:
@@ -144,6 +173,30 @@ def highest(mask: int) -> int:
 def rank_mask(mask: int, rank: int) -> int:
     """The 4-bit suit mask of ``rank`` in ``mask`` (bit ``suit`` set per card held)."""
     return (mask >> (4 * rank)) & 15
+
+
+def rank_masks(mask: int) -> list[int]:
+    """The 4-bit suit mask of every rank in ``mask``, rank ``3`` first.
+
+    >>> rank_masks(parse_cards("3D 3S 5H"))[:3]
+    [9, 0, 4]
+    """
+    return [(mask >> shift) & 15 for shift in range(0, N_CARDS, 4)]
+
+
+def rank_counts(mask: int) -> list[int]:
+    """How many cards of each rank ``mask`` holds, rank ``3`` first.
+
+    >>> rank_counts(parse_cards("3D 3S 5H"))[:3]
+    [2, 0, 1]
+    """
+    return [POPCOUNT4[(mask >> shift) & 15] for shift in range(0, N_CARDS, 4)]
+
+
+POPCOUNT4 = tuple(m.bit_count() for m in range(16))
+"""``POPCOUNT4[m]``: the number of cards in a 4-bit suit mask ``m``."""
+SUIT_MASKS = tuple(sum(1 << card_index(r, s) for r in range(N_RANKS)) for s in range(N_SUITS))
+"""``SUIT_MASKS[suit]``: the mask of the 13 cards of ``suit``."""
 
 
 def majority_rank(mask: int) -> int:

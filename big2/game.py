@@ -20,15 +20,8 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from big2 import cards as C
-from big2.board import N_SEATS, Board, Seed
-from big2.hand_ranking import (
-    PASS,
-    HandRanking,
-    Ranking,
-    all_combinations_in,
-    catalog,
-    combinations_in,
-)
+from big2.board import N_SEATS, Board, Seed, relative_seat
+from big2.hand_ranking import PASS, HandRanking, Ranking, catalog, combinations_in
 from big2.log import GameLog, History, LogEntry
 from big2.rules import STANDARD, Rules
 
@@ -77,7 +70,7 @@ class View(NamedTuple):
 
     def relative(self, seat: int) -> int:
         """``seat`` relative to this view's seat: 0 me, 1 next, 2 across, 3 previous."""
-        return (seat - self.seat) % N_SEATS
+        return relative_seat(seat, self.seat)
 
 
 class Game:
@@ -137,7 +130,7 @@ class Game:
         # per seat: the combinations in its hand (catalog order) and their indices; the
         # five-card ones (last in catalog order) are added when first needed
         small = tuple(s for s in self._catalog.sizes if s < 5)
-        self._combos = [all_combinations_in(h, board.rules, small) for h in board.hands]
+        self._combos = [combinations_in(h, small, board.rules) for h in board.hands]
         self._indices = [[c.index for c in combos] for combos in self._combos]
         self._has_fives = [False] * N_SEATS
         self._legal: Moves | None = None

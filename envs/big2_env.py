@@ -57,8 +57,10 @@ the rules' multiplier, the winner receives the sum (see `reward` above for the v
 ## State
 
 `state()` is a perfect-information vector (every hand) for centralised critics; it
-cheats by design: hands (4 x 52, absolute seats), played cards (4 x 52), table (52), the
-table's ranking (10), seat to act (4), table owner (4), passes (3) = 489 values.
+cheats by design. Its rows are absolute seats (0..3), and its layout is that of
+`observers.FullStateObserver`:
+
+STATE_LAYOUT
 
 ## Version history
 
@@ -79,14 +81,15 @@ from pettingzoo.utils import wrappers
 import observers
 from big2 import rules as R
 from big2.game import Game
-from big2.hand_ranking import HandRanking, Ranking
+from big2.hand_ranking import HandRanking
 from big2.log import GameLog
 from big2.render import render_text
 from envs import codecs
-from observers.base import Observer, card_rows
+from observers.base import Observer
+from observers.state import FullStateObserver
 
 REWARDS = ("score", "score_normalized", "win", "shaped")
-STATE_SIZE = 4 * 52 + 4 * 52 + 52 + (len(Ranking) - 1) + 4 + 4 + 3
+STATE_SIZE = FullStateObserver().size
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -134,7 +137,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(self.codec.n) for a in self.possible_agents}
-        self.state_space = spaces.Box(0.0, 1.0, (STATE_SIZE,), np.float32)
+        self.state_observer = FullStateObserver(self.rules)
+        self.state_space = self.state_observer.space
         self._rng = random.Random()
         self.game = Game(self.rules, seed=self._rng)
 
@@ -174,8 +178,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.game.play(move)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.reward_mode == "shaped":
-            self.rewards[agent] = move.size / 5
+        self.rewards[agent] = move_reward(move, self.reward_mode)
         if self.game.is_over:
             self._finish()
         self.agent_selection = self.agents[self.game.turn]  # after the end: the winner
@@ -185,31 +188,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def _legal_move(self, action: int | None) -> HandRanking:
         """The move of ``action`` if it is legal now; otherwise ValueError, nothing changed."""
-        game = self.game
-        hand = game.hand(game.turn)
-        legal = game.legal_moves()
-        try:
-            move = self.codec.decode(action, hand)  # type: ignore[arg-type]
-        except ValueError as e:
-            raise ValueError(
-                f"{e} ({len(legal)} legal actions for {self.agent_selection})"
-            ) from None
-        if move not in legal:
-            table = "an empty table" if game.table is None else f"the table {game.table}"
-            raise ValueError(
-                f"action {action} ({move}) is not legal for {self.agent_selection} on {table}; "
-                f"{len(legal)} legal actions: "
-                f"{sorted(self.codec.encode(m, hand) for m in legal)[:20]}"
-            )
-        return move
+        return codecs.decode_legal(self.codec, action, self.game, self.agent_selection)
 
     def _finish(self) -> None:
-        scale = {"score_normalized": self.rules.max_penalty}.get(self.reward_mode, 1)
-        for seat, (agent, score) in enumerate(zip(self.agents, self.game.scores(), strict=True)):
-            if self.reward_mode == "win":
-                self.rewards[agent] += 1.0 if seat == self.game.winner else -1 / 3
-            else:
-                self.rewards[agent] += score / scale
+        rewards = final_rewards(self.game, self.reward_mode)
+        for agent, reward in zip(self.agents, rewards, strict=True):
+            self.rewards[agent] += reward
         self.terminations = dict.fromkeys(self.agents, True)
 
     # ------------------------------------------------------------------ views
@@ -226,18 +210,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def state(self) -> np.ndarray:
         """Perfect information (every hand; for centralised critics): see the module docstring."""
-        game = self.game
-        table = game.table
-        out = np.zeros(STATE_SIZE, dtype=np.float32)
-        cards = [*game.hands, *game.view(0).played, table.cards if table else 0]
-        out[:468] = card_rows(cards).ravel()
-        if table is not None:
-            out[468 + table.ranking - 1] = 1.0
-            out[482 + (game.table_seat or 0)] = 1.0
-            out[486 + min(game.passes, 2)] = 1.0
-        if not game.is_over:
-            out[478 + game.turn] = 1.0
-        return out
+        return self.state_observer.observe_game(self.game)
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -267,6 +240,25 @@ class raw_env(AECEnv):  # type: ignore[misc]
             yield action
 
 
+def final_rewards(game: Game, mode: str) -> tuple[float, ...]:
+    """Each seat's reward when ``game`` ends, under reward ``mode`` (see Rewards above).
+
+    >>> from big2.players import GreedyAgent, play
+    >>> game = play(Game(seed=0), GreedyAgent())
+    >>> final_rewards(game, "win")[game.winner], sum(final_rewards(game, "score"))
+    (1.0, 0.0)
+    """
+    if mode == "win":
+        return tuple(1.0 if seat == game.winner else -1 / 3 for seat in range(4))
+    scale = game.rules.max_penalty if mode == "score_normalized" else 1
+    return tuple(score / scale for score in game.scores())
+
+
+def move_reward(move: HandRanking, mode: str) -> float:
+    """The mover's reward for one move under reward ``mode`` (only ``shaped`` has any)."""
+    return move.size / 5 if mode == "shaped" else 0.0
+
+
 def _make_observer(observer: Observer | str, rules: R.Rules) -> Observer:
     if isinstance(observer, str):
         return observers.make(observer, rules)
@@ -280,3 +272,4 @@ def _make_observer(observer: Observer | str, rules: R.Rules) -> Observer:
 
 
 __doc__ = (__doc__ or "").replace("SIMPLE_LAYOUT", observers.make("simple").layout())
+__doc__ = __doc__.replace("STATE_LAYOUT", FullStateObserver().layout())

@@ -27,6 +27,7 @@ from typing import Protocol
 import numpy as np
 
 from big2 import cards as C
+from big2.game import Game
 from big2.hand_ranking import PASS, HandRanking, catalog, classify
 from big2.rules import STANDARD, Rules
 
@@ -36,6 +37,7 @@ class ActionCodec(Protocol):
 
     name: str
     n: int
+    rules: Rules
 
     def encode(self, move: HandRanking, hand: int) -> int: ...
     def decode(self, action: int, hand: int) -> HandRanking: ...
@@ -140,6 +142,35 @@ def make(name: str, rules: Rules = STANDARD) -> CatalogCodec | HandCodec:
     if cls is None:
         raise ValueError(f"unknown action codec {name!r}; expected one of {sorted(CODECS)}")
     return cls(rules)
+
+
+def decode_legal(codec: ActionCodec, action: object, game: Game, who: str = "") -> HandRanking:
+    """The move ``action`` means for the seat to act in ``game``, if it is legal now.
+
+    Otherwise :class:`ValueError` naming the action, its meaning, the table and the legal
+    actions (``who`` names the actor in the message); nothing changes.
+
+    >>> from big2.game import Game
+    >>> game = Game(seed=0)
+    >>> decode_legal(CatalogCodec(), 17858, game, "player_0")
+    Traceback (most recent call last):
+    ...
+    ValueError: action 17858 (pass) is not legal for player_0 on an empty table; 4 legal ...
+    """
+    hand = game.hand(game.turn)
+    legal = game.legal_moves()
+    actor = f" for {who}" if who else ""
+    try:
+        move = codec.decode(action, hand)  # type: ignore[arg-type]
+    except ValueError as e:
+        raise ValueError(f"{e} ({len(legal)} legal actions{actor})") from None
+    if move not in legal:
+        table = "an empty table" if game.table is None else f"the table {game.table}"
+        raise ValueError(
+            f"action {action} ({move}) is not legal{actor} on {table}; "
+            f"{len(legal)} legal actions: {sorted(codec.encode(m, hand) for m in legal)[:20]}"
+        )
+    return move
 
 
 def _check_action(action: object, n: int) -> int:

@@ -1,7 +1,14 @@
-"""Let any policy play in the arena: a callable from (observation, mask) to an action.
+"""Any policy as a player: the one adapter from policies to :class:`~big2.players.Agent`.
+
+A policy is a callable ``policy(observation, mask[, features]) -> action or logits``:
+given what the env would give the seat (the observer's vector and the codec's
+legal-action mask), it returns an action index, or a vector of logits over every action
+(illegal ones are ignored). With logits, :class:`PolicyAgent` plays the most likely legal
+action, or samples among the legal actions (``sample=True``, with its own RNG), and its
+:meth:`~PolicyAgent.scores` serve as a search prior (:mod:`big2.players.search`).
 
 >>> import numpy as np
->>> from big2.arena import evaluate
+>>> from big2.evaluation import evaluate
 >>> first_legal = PolicyAgent(lambda obs, mask: int(np.flatnonzero(mask)[0]), name="first")
 >>> evaluate([first_legal, "random", "random", "random"], 5, seed=0).agents[0].name
 'first'
@@ -9,48 +16,68 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 import observers
+from big2.board import Seed, make_rng
 from big2.game import View
 from big2.hand_ranking import HandRanking
 from big2.rules import STANDARD, Rules
 from envs import codecs
+from envs.codecs import ActionCodec
 from observers.base import Observer
 
-Policy = Callable[..., int]
+Policy = Callable[..., Any]  # (observation, mask[, features]) -> action index or logits
 # extra per-action input for the policy, from what the seat sees: (view, legal moves, codec)
 ActionFeatures = Callable[[View, Sequence[HandRanking], Any], np.ndarray]
 
 
 class PolicyAgent:
-    """An :class:`big2.agents.Agent` that asks ``policy(observation, mask)`` for an action.
+    """An agent that asks ``policy(observation, mask[, features])`` what to play.
 
-    The observation and mask are what the env would give that seat (the observer and
-    codec named here); the action is decoded and must be legal, or ``ValueError``.
-    With ``features``, the policy is called as ``policy(obs, mask, features(view,
-    legal_moves, codec))`` (e.g. :func:`training.features.plan_features`).
+    Args:
+        policy: returns an action index, or logits over all actions (see module).
+        observer, actions: the observer (name or instance) and codec (name or instance)
+            that make the policy's inputs, as the env would for that seat.
+        rules: the rules the codec and observer are built for (when given by name).
+        name: the name the arena reports.
+        features: with it, the policy is called as ``policy(obs, mask, features(view,
+            legal_moves, codec))`` (e.g. :func:`training.features.plan_features`).
+        sample: sample among the legal actions by softmax of the logits instead of
+            playing the most likely one (needs a logits policy).
+        seed: the sampling RNG: an int, a ``random.Random`` (shared as is) or None.
+
+    A decoded action that is not legal raises :class:`ValueError` naming it.
     """
 
     def __init__(
         self,
         policy: Policy,
         observer: Observer | str = "simple",
-        actions: str = "catalog",
+        actions: ActionCodec | str = "catalog",
         rules: Rules = STANDARD,
         name: str = "policy",
         features: ActionFeatures | None = None,
+        *,
+        sample: bool = False,
+        seed: Seed = None,
     ) -> None:
         self.observer = observers.make(observer, rules) if isinstance(observer, str) else observer
         if self.observer.perfect_information:
             raise ValueError(
                 f"observer {self.observer.name!r} needs the full game; agents see views"
             )
-        self.codec = codecs.make(actions, rules)
+        self.codec = codecs.make(actions, rules) if isinstance(actions, str) else actions
         self.policy, self.name, self.features = policy, name, features
+        self.sample, self.rng = sample, make_rng(seed)
+
+    def reset(self, seed: int) -> None:
+        """Reseed the sampling RNG (the arena calls this before every game)."""
+        self.rng = random.Random(seed)
 
     def inputs(self, view: View, legal_moves: Sequence[HandRanking]) -> tuple[np.ndarray, ...]:
         """What the policy is called with: (observation, mask[, features])."""
@@ -61,11 +88,44 @@ class PolicyAgent:
         return obs, mask, self.features(view, legal_moves, self.codec)
 
     def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
-        action = int(self.policy(*self.inputs(view, legal_moves)))
+        inputs = self.inputs(view, legal_moves)
+        out = np.asarray(self.policy(*inputs))
+        if not out.ndim and self.sample:
+            raise ValueError(f"policy {self.name!r} returned an action; sampling needs logits")
+        action = self._choose(out, inputs[1]) if out.ndim else int(out)
         move = self.codec.decode(action, view.hand)
         if move not in legal_moves:
             raise ValueError(f"policy {self.name!r} chose action {action} ({move}), not legal now")
         return move
+
+    def scores(self, view: View, legal_moves: Sequence[HandRanking]) -> list[float]:
+        """The policy's logit of each legal move, in order (a prior for search)."""
+        logits = self._logits(self.inputs(view, legal_moves))
+        encode = self.codec.encode
+        return [float(logits[encode(m, view.hand)]) for m in legal_moves]
+
+    def _logits(self, inputs: tuple[np.ndarray, ...]) -> np.ndarray:
+        out = np.asarray(self.policy(*inputs))
+        if out.shape != (self.codec.n,):
+            raise ValueError(
+                f"policy {self.name!r} returned shape {out.shape}; scores and sampling need "
+                f"logits of shape ({self.codec.n},)"
+            )
+        return out
+
+    def _choose(self, logits: np.ndarray, mask: np.ndarray) -> int:
+        """The most likely legal action, or one sampled by softmax over the legal ones."""
+        if logits.shape != mask.shape:
+            raise ValueError(
+                f"policy {self.name!r} returned shape {logits.shape}; expected an action "
+                f"index or logits of shape {mask.shape}"
+            )
+        legal = mask.view(np.bool_).nonzero()[0]
+        scores = logits[legal]
+        if not self.sample:
+            return int(legal[int(scores.argmax())])
+        weights = np.exp(scores - scores.max())
+        return int(self.rng.choices(legal.tolist(), weights=weights.tolist())[0])
 
     def __repr__(self) -> str:
         return f"PolicyAgent(name={self.name!r}, observer={self.observer.name!r})"

@@ -1,10 +1,16 @@
 """Observation encoders: what one seat may see, as named pieces of a flat float32 array.
 
+Pieces may be cut into named fields (``"history.cards"``). The registry holds the
+observers of a seat; :class:`FullStateObserver` (every hand, absolute seats: the layout of
+``raw_env.state()``) is no seat's observation and is not registered.
+
 >>> import observers
 >>> sorted(observers.REGISTRY)
 ['card_counting', 'charlesworth', 'history', 'oracle', 'planes', 'simple']
 >>> observers.make("history", k=4).pieces[-1].shape
 (4, 57)
+>>> [f.name for f in observers.make("history").pieces[-1].fields]
+['seat', 'pass', 'cards']
 >>> observers.make("x-ray")
 Traceback (most recent call last):
 ...
@@ -17,7 +23,7 @@ from typing import Any
 
 from big2.rules import STANDARD, Rules
 from big2.rules import get as get_rules
-from observers.base import Observer, Piece, card_rows
+from observers.base import Field, Observer, Piece, Pieces, card_rows
 from observers.charlesworth import CharlesworthObserver
 from observers.encoders import (
     CardCountingObserver,
@@ -26,8 +32,19 @@ from observers.encoders import (
     PlanesObserver,
     SimpleObserver,
 )
+from observers.state import FullStateObserver
 
-__all__ = ["REGISTRY", "Observer", "Piece", "card_rows", "make", "register"]
+__all__ = [
+    "REGISTRY",
+    "Field",
+    "FullStateObserver",
+    "Observer",
+    "Piece",
+    "Pieces",
+    "card_rows",
+    "make",
+    "register",
+]
 
 REGISTRY: dict[str, type[Observer]] = {}
 

@@ -1,6 +1,7 @@
 """The observation of henrycharlesworth/big2_PPOalgorithm (the 2018 Big Two PPO paper).
 
-412 values, so agents and results can be compared with that anchor:
+412 values, so agents and results can be compared with that anchor, in four pieces cut
+into named fields (``CharlesworthObserver().layout()`` lists them with their flat ranges):
 
 - ``hand_slots`` (13 x 22): one row per card of my hand sorted weakest first (rows past
   my hand size are zeros): rank one-hot (13, ``3`` .. ``2``), suit one-hot (4, D C H S),
@@ -27,45 +28,80 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from big2 import cards as C
+from big2.board import seats_from
 from big2.hand_ranking import HandRanking, Ranking
-from observers.base import Observer, Piece, Pieces, card_positions, relative_seats
+from observers.base import Field, Observer, Piece, Pieces
 
 if TYPE_CHECKING:
     from big2.game import Game, View
 
-_ACES_AND_TWOS = 44  # first card index of the 8 flags (AD)
-_HIGH_CARDS = 36  # first card index of the 16 flags (QD)
-# (ranking played, opponent flag): pair, triple, four-card, straight, flush, full house
-_PLAYED_FLAG = (
-    (Ranking.PAIR, 0),
-    (Ranking.TRIPLE, 1),
-    (Ranking.TWO_PAIR, 2),
-    (Ranking.QUADS, 2),
-    (Ranking.FOUR_OF_A_KIND, 2),
-    (Ranking.STRAIGHT, 3),
-    (Ranking.FLUSH, 4),
-    (Ranking.STRAIGHT_FLUSH, 3),  # the anchor flags a straight flush as both
-    (Ranking.STRAIGHT_FLUSH, 4),
-    (Ranking.FULL_HOUSE, 5),
+_FIRST_ACE = C.parse_card("AD")  # the first of the 8 aces and twos
+_FIRST_QUEEN = C.parse_card("QD")  # the first of the 16 high cards
+# the columns of ``opponents.kinds`` and of ``table.type``: a name, and the rankings
+# that set it (the anchor flags a straight flush as both a straight and a flush)
+_Kinds = tuple[tuple[str, tuple[Ranking, ...]], ...]
+_PLAYED_KINDS: _Kinds = (
+    ("pair", (Ranking.PAIR,)),
+    ("triple", (Ranking.TRIPLE,)),
+    ("four-card play", (Ranking.TWO_PAIR, Ranking.QUADS, Ranking.FOUR_OF_A_KIND)),
+    ("straight", (Ranking.STRAIGHT, Ranking.STRAIGHT_FLUSH)),
+    ("flush", (Ranking.FLUSH, Ranking.STRAIGHT_FLUSH)),
+    ("full house", (Ranking.FULL_HOUSE,)),
 )
-_TABLE_TYPE = {
-    Ranking.SINGLE: (0,),
-    Ranking.PAIR: (1,),
-    Ranking.TRIPLE: (2,),
-    Ranking.TWO_PAIR: (3,),
-    Ranking.QUADS: (4,),
-    Ranking.FOUR_OF_A_KIND: (4,),
-    Ranking.STRAIGHT: (5,),
-    Ranking.FLUSH: (6,),
-    Ranking.STRAIGHT_FLUSH: (5, 6),
-    Ranking.FULL_HOUSE: (7,),
+_TABLE_TYPES: _Kinds = (
+    ("single", (Ranking.SINGLE,)),
+    ("pair", (Ranking.PAIR,)),
+    ("triple", (Ranking.TRIPLE,)),
+    ("two pair", (Ranking.TWO_PAIR,)),
+    ("four of a kind", (Ranking.QUADS, Ranking.FOUR_OF_A_KIND)),
+    ("straight", (Ranking.STRAIGHT, Ranking.STRAIGHT_FLUSH)),
+    ("flush", (Ranking.FLUSH, Ranking.STRAIGHT_FLUSH)),
+    ("full house", (Ranking.FULL_HOUSE,)),
+)
+
+
+def _names(kinds: _Kinds) -> str:
+    return ", ".join(name for name, _ in kinds)
+
+
+def _columns(kinds: _Kinds, rankings: int) -> tuple[int, ...]:
+    """The columns of ``kinds`` set by the rankings whose bits ``rankings`` holds.
+
+    >>> _columns(_TABLE_TYPES, 1 << Ranking.STRAIGHT_FLUSH)
+    (5, 6)
+    """
+    return tuple(i for i, (_, its) in enumerate(kinds) if any(rankings >> r & 1 for r in its))
+
+
+# a seat's played_rankings bits -> its columns in ``opponents.kinds``
+_KIND_COLUMNS = tuple(_columns(_PLAYED_KINDS, bits) for bits in range(1 << len(Ranking)))
+# the table's ranking -> its columns in ``table.type``
+_TYPE_COLUMNS: dict[Ranking, tuple[int, ...]] = {
+    r: _columns(_TABLE_TYPES, 1 << r) for r in Ranking if r != Ranking.PASS
 }
+# the hand_slots flags of a card whose rank is held at least 2, 3, 4 times
+_SETS = ("hand_slots.pair", "hand_slots.triple", "hand_slots.quads")
 
-
-_HAND_SLOTS_DOC = "per sorted hand card: rank 13, suit 4, in pair/triple/quads/run/flush 5"
-_OPPONENTS_DOC = (
-    "next, across, previous: cards left 13, A/2 played 8, "
-    "played pair/triple/four/straight/flush/full house 6"
+_HAND_SLOT = (
+    Field("rank", C.N_RANKS, "rank one-hot, 3 .. 2"),
+    Field("suit", C.N_SUITS, "suit one-hot, D C H S"),
+    Field("pair", 1, "its rank is held two or more times"),
+    Field("triple", 1, "its rank is held three or more times"),
+    Field("quads", 1, "its rank is held four times"),
+    Field("run", 1, "its rank is in a run of five or more consecutive held ranks"),
+    Field("flush", 1, "its suit is held five or more times"),
+)
+_OPPONENT = (
+    Field("cards_left", 13, "cards left one-hot, n-1"),
+    Field("aces_twos", 8, "which of AD AC AH AS 2D 2C 2H 2S they have played"),
+    Field("kinds", len(_PLAYED_KINDS), "they have played: " + _names(_PLAYED_KINDS)),
+)
+_TABLE = (
+    Field("key_rank", C.N_RANKS, "the key card's rank one-hot (a full house's triple)"),
+    Field("key_suit", C.N_SUITS, "the key card's suit one-hot (none for a full house)"),
+    Field("control", 1, "I lead on an empty table"),
+    Field("type", len(_TABLE_TYPES), "its type: " + _names(_TABLE_TYPES)),
+    Field("passes", 3, "passes since the play one-hot: none, one, two"),
 )
 
 
@@ -76,46 +112,55 @@ class CharlesworthObserver(Observer):
 
     def declare(self) -> list[Piece]:
         return [
-            Piece("hand_slots", (13, 22), _HAND_SLOTS_DOC),
-            Piece("opponents", (3, 27), _OPPONENTS_DOC),
+            Piece("hand_slots", (13, 22), "per card of my hand, sorted weakest first", _HAND_SLOT),
+            Piece("opponents", (3, 27), "next, across, previous", _OPPONENT),
             Piece("high_cards", (16,), "QD..2S played by anyone"),
-            Piece("table", (29,), "key rank 13, key suit 4, control 1, type 8, passes 3"),
+            Piece("table", (29,), "the combination to beat", _TABLE),
         ]
 
     def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
-        pieces.ones("hand_slots", self._hand_slots(view.hand))
-        for row, seat in enumerate(relative_seats(view.seat)[1:]):
-            base = 27 * row
+        self._write_hand(view.hand, pieces)
+        for row, seat in enumerate(seats_from(view.seat)[1:]):
             if n := view.cards_left[seat]:
-                pieces.one_hot("opponents", base + n - 1)
-            pieces.cards("opponents", view.played[seat] >> _ACES_AND_TWOS, at=base + 13)
-            kinds = view.played_rankings[seat]
-            for ranking, flag in _PLAYED_FLAG:
-                if kinds >> ranking & 1:
-                    pieces.one_hot("opponents", base + 21 + flag)
-        played = view.played[0] | view.played[1] | view.played[2] | view.played[3]
-        pieces.cards("high_cards", played >> _HIGH_CARDS)
-        pieces.ones("table", _table(view))
+                pieces.one_hot("opponents.cards_left", n - 1, row)
+            pieces.cards("opponents.aces_twos", view.played[seat] >> _FIRST_ACE, row)
+            pieces.ones("opponents.kinds", _KIND_COLUMNS[view.played_rankings[seat]], row)
+        played_cards = view.played[0] | view.played[1] | view.played[2] | view.played[3]
+        pieces.cards("high_cards", played_cards >> _FIRST_QUEEN)
+        _write_table(view, pieces)
 
-    def _hand_slots(self, hand: int) -> list[int]:
-        """Flat positions of the ones in ``hand_slots`` (22 per sorted card)."""
-        counts = [C.rank_mask(hand, r).bit_count() for r in range(C.N_RANKS)]
-        suits = [(hand & _SUIT_MASKS[s]).bit_count() for s in range(4)]
-        runs = _run_ranks(counts, 13 if self.rules.straights_to_two else 12)
-        out: list[int] = []
-        for slot, card in enumerate(card_positions(hand)):
-            rank, suit, base = card >> 2, card & 3, 22 * slot
-            out += (base + rank, base + 13 + suit)
-            count = counts[rank]
-            out += [base + 15 + k for k in range(2, count + 1)]  # pair 17, triple 18, quads 19
-            if rank in runs:
-                out.append(base + 20)
-            if suits[suit] >= 5:
-                out.append(base + 21)
-        return out
+    def _write_hand(self, hand: int, pieces: Pieces) -> None:
+        """Fill ``hand_slots``: one row per card of ``hand``, weakest first."""
+        held = C.card_indices(hand)
+        ranks = [card >> 2 for card in held]
+        pieces.one_hot_rows("hand_slots.rank", ranks)
+        pieces.one_hot_rows("hand_slots.suit", [card & 3 for card in held])
+        counts = C.rank_counts(hand)
+        for field, slots in zip(_SETS, _set_slots(counts), strict=True):
+            if slots:
+                pieces.flags(field, slots)
+        if runs := _run_ranks(counts, 13 if self.rules.straights_to_two else 12):
+            in_runs = [slot for slot, rank in enumerate(ranks) if rank in runs]
+            pieces.flags("hand_slots.run", in_runs)
+        if long := [s for s, mask in enumerate(C.SUIT_MASKS) if (hand & mask).bit_count() >= 5]:
+            flush = [slot for slot, card in enumerate(held) if card & 3 in long]
+            pieces.flags("hand_slots.flush", flush)
 
 
-_SUIT_MASKS = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
+def _set_slots(counts: list[int]) -> tuple[list[int], list[int], list[int]]:
+    """The hand slots (cards sorted by rank) whose rank is held at least 2, 3, 4 times.
+
+    >>> _set_slots([2, 1, 3] + [0] * 10)
+    ([0, 1, 3, 4, 5], [3, 4, 5], [])
+    """
+    out: tuple[list[int], list[int], list[int]] = ([], [], [])
+    slot = 0
+    for n in counts:
+        if n > 1:  # the n cards of this rank fill slots slot .. slot + n - 1
+            for slots in out[: n - 1]:
+                slots += range(slot, slot + n)
+        slot += n
+    return out
 
 
 def _run_ranks(counts: list[int], span: int) -> set[int]:
@@ -130,16 +175,18 @@ def _run_ranks(counts: list[int], span: int) -> set[int]:
     return out
 
 
-def _table(view: View) -> list[int]:
-    """Flat positions of the ones in the 29 table features."""
+def _write_table(view: View, pieces: Pieces) -> None:
+    """Fill the ``table`` piece."""
     table: HandRanking | None = view.table
     if table is None:
-        return [17] if view.leading else []
-    top = C.highest(table.cards)
+        if view.leading:
+            pieces.one_hot("table.control", 0)
+        return
     if table.ranking in (Ranking.FULL_HOUSE, Ranking.FOUR_OF_A_KIND):
-        out = [C.majority_rank(table.cards)]
+        pieces.one_hot("table.key_rank", C.majority_rank(table.cards))
     else:
-        out = [C.rank_of(top), 13 + C.suit_of(top)]
-    out += [18 + t for t in _TABLE_TYPE[table.ranking]]
-    out.append(26 + min(view.passes, 2))
-    return out
+        top = C.highest(table.cards)
+        pieces.one_hot("table.key_rank", C.rank_of(top))
+        pieces.one_hot("table.key_suit", C.suit_of(top))
+    pieces.ones("table.type", _TYPE_COLUMNS[table.ranking])
+    pieces.one_hot("table.passes", min(view.passes, 2))

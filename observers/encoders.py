@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from big2.board import seats_from
+from big2.cards import N_CARDS, N_RANKS, N_SUITS, card_indices, rank_of, suit_of
 from big2.hand_ranking import Ranking
 from big2.rules import STANDARD, Rules
-from observers.base import Observer, Piece, Pieces, card_positions, relative_seats
+from observers.base import Field, Observer, Piece, Pieces
 
 if TYPE_CHECKING:
     from big2.game import Game, View
@@ -64,10 +66,10 @@ class SimpleObserver(Observer):
         if view.table is not None:
             pieces.cards("table", view.table.cards)
         _write_context(view, pieces)
-        left, seat = view.cards_left, view.seat
-        for i in range(3):  # next, across, previous
-            if n := left[(seat + 1 + i) % 4]:
-                pieces.one_hot("cards_left", 13 * i + n - 1)
+        left = view.cards_left
+        for row, seat in enumerate(seats_from(view.seat)[1:]):
+            if n := left[seat]:
+                pieces.one_hot("cards_left", n - 1, row)
 
 
 class CardCountingObserver(SimpleObserver):
@@ -84,9 +86,17 @@ class CardCountingObserver(SimpleObserver):
 
     def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
         super().write(view, pieces, game)
-        for row, seat in enumerate(relative_seats(view.seat)):
-            pieces.cards("played", view.played[seat], at=52 * row)
+        for row, seat in enumerate(seats_from(view.seat)):
+            pieces.cards("played", view.played[seat], row)
         pieces.cards("unseen", view.unseen)
+
+
+_MOVE_FIELDS = (
+    Field("seat", 4, "who moved: me, next, across, previous"),
+    Field("pass", 1, "1 for a pass"),
+    Field("cards", 52, "the cards played"),
+)
+_MOVE_WIDTH = sum(f.width for f in _MOVE_FIELDS)  # 57
 
 
 class HistoryObserver(SimpleObserver):
@@ -105,9 +115,9 @@ class HistoryObserver(SimpleObserver):
             *super().declare(),
             Piece(
                 "history",
-                (self.k, 57),
-                "last k moves, oldest first: seat one-hot (me, next, across, previous), "
-                "pass flag, 52 cards; empty slots are zeros and come first",
+                (self.k, _MOVE_WIDTH),
+                "last k moves, oldest first; empty slots are zeros and come first",
+                _MOVE_FIELDS,
             ),
         ]
 
@@ -116,11 +126,11 @@ class HistoryObserver(SimpleObserver):
         recent = view.history[-self.k :]
         first = self.k - len(recent)
         for row, entry in enumerate(recent, first):
-            pieces.one_hot("history", 57 * row + view.relative(entry.seat))
+            pieces.one_hot("history.seat", view.relative(entry.seat), row)
             if entry.move:
-                pieces.cards("history", entry.move.cards, at=57 * row + 5)
+                pieces.cards("history.cards", entry.move.cards, row)
             else:
-                pieces.one_hot("history", 57 * row + 4)
+                pieces.one_hot("history.pass", 0, row)
 
 
 class PlanesObserver(Observer):
@@ -144,16 +154,16 @@ class PlanesObserver(Observer):
     def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
         table = view.table
         masks = [view.hand, table.cards if table else 0]
-        masks += [view.played[s] for s in relative_seats(view.seat)]
+        masks += [view.played[s] for s in seats_from(view.seat)]
         masks.append(view.unseen)
-        for channel, mask in enumerate(masks):
-            base = 52 * channel
-            pieces.ones("planes", [base + _PLANE[card] for card in card_positions(mask)])
+        for channel, mask in enumerate(masks):  # a channel is N_SUITS rows of 13 ranks
+            pieces.ones("planes", [_PLANE[c] for c in card_indices(mask)], N_SUITS * channel)
         _write_context(view, pieces)
-        pieces["cards_left"][:] = [view.cards_left[s] / 13 for s in relative_seats(view.seat)[1:]]
+        pieces["cards_left"][:] = [view.cards_left[s] / 13 for s in seats_from(view.seat)[1:]]
 
 
-_PLANE = tuple(13 * (card & 3) + (card >> 2) for card in range(52))  # card -> suit * 13 + rank
+# card -> its place in a channel's (suit, rank) plane
+_PLANE = tuple(N_RANKS * suit_of(card) + rank_of(card) for card in range(N_CARDS))
 
 
 class OracleObserver(CardCountingObserver):
@@ -175,5 +185,5 @@ class OracleObserver(CardCountingObserver):
         if game is None:
             raise ValueError("the oracle observer needs the full game")
         super().write(view, pieces, game)
-        for row, seat in enumerate(relative_seats(view.seat)[1:]):
-            pieces.cards("opponent_hands", game.hand(seat), at=52 * row)
+        for row, seat in enumerate(seats_from(view.seat)[1:]):
+            pieces.cards("opponent_hands", game.hand(seat), row)

@@ -13,6 +13,7 @@ import numpy as np
 from big2.board import Board
 from big2.game import Game
 from big2.log import LogEntry
+from big2.players import RandomAgent, play
 from big2.rules import Rules
 
 OBSERVER_NAMES = ("simple", "card_counting", "history", "planes", "charlesworth", "oracle")
@@ -27,9 +28,9 @@ def random_game(rules: Rules, seed: int, stop: int | None = None) -> Game:
     """
     rng = random.Random(seed)
     game = Game(rules, seed=rng)
-    while not game.is_over and (stop is None or len(game.log.moves) < stop):
-        game.play(rng.choice(game.legal_moves()))
-    return game
+    return play(
+        game, RandomAgent(rng), until=lambda g: stop is not None and len(g.log.moves) >= stop
+    )
 
 
 def game_from(deal: Sequence[int], rules: Rules, moves: Sequence[LogEntry]) -> Game:

@@ -3,9 +3,11 @@
     .venv/bin/python -m tests.make_golden           # rewrite the files
     .venv/bin/python -m tests.make_golden --check   # exit 1 if a file is stale
 
-Each game is dealt from a seed and played to the end by a fixed mix of GreedyAgent
-and RandomAgent(seed). A file holds the setup, the expected result (winner, scores,
-number of log entries) and the whole game as a GameLog dict (written with indent=1).
+Each game is dealt from a seed and played to the end by four agents named by agent
+specs (``greedy``, ``random:<seed>``, ``heuristic``, ``search:<seed>``; see
+:mod:`big2.players.specs`); search seats use the small budget in ``SEARCH``. A file holds
+the setup, the expected result (winner, scores, number of log entries) and the whole
+game as a GameLog dict (written with indent=1).
 """
 
 from __future__ import annotations
@@ -15,43 +17,43 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from big2.agents import Agent, GreedyAgent, RandomAgent
 from big2.game import Game
+from big2.players import Agent, load_agent, play
 from big2.rules import get
 
 DIR = Path(__file__).parent / "data" / "golden"
 
-# name, rules preset, deal seed, the agent of each seat ("greedy" or "random:<seed>")
+# name, rules preset, deal seed, the agent spec of each seat
 GAMES = [
     ("standard-1", "standard", 101, ("greedy", "random:1", "greedy", "random:2")),
     ("standard-2", "standard", 202, ("random:3", "greedy", "random:4", "greedy")),
     ("charlesworth-1", "charlesworth", 303, ("greedy", "random:5", "random:6", "greedy")),
     ("charlesworth-2", "charlesworth", 404, ("random:7", "greedy", "greedy", "random:8")),
+    ("standard-heuristic", "standard", 505, ("heuristic", "greedy", "heuristic", "random:9")),
+    (
+        "charlesworth-heuristic",
+        "charlesworth",
+        606,
+        ("random:10", "heuristic", "greedy", "heuristic"),
+    ),
+    ("standard-search", "standard", 707, ("search:1", "heuristic", "greedy", "heuristic")),
 ]
+SEARCH = {"determinizations": 4, "max_determinizations": 8, "candidates": 3}
 
 
-def make_agent(name: str) -> Agent:
-    """``"greedy"`` or ``"random:<seed>"``."""
-    if name == "greedy":
-        return GreedyAgent()
-    kind, _, seed = name.partition(":")
-    if kind != "random" or not seed.isdigit():
-        raise ValueError(f"unknown agent {name!r}; expected 'greedy' or 'random:<seed>'")
-    return RandomAgent(int(seed))
+def make_agent(spec: str, rules: str = "standard") -> Agent:
+    """The agent of an agent spec; search seats get the small :data:`SEARCH` budget."""
+    options = SEARCH if spec.split(":")[0] == "search" else {}
+    return load_agent(spec, get(rules), **options)
 
 
-def play(rules: str, deal_seed: int, agents: tuple[str, ...]) -> Game:
+def play_golden(rules: str, deal_seed: int, agents: tuple[str, ...]) -> Game:
     """The game these agents play on this deal, to the end."""
-    game = Game(get(rules), seed=deal_seed)
-    players = [make_agent(a) for a in agents]
-    while not game.is_over:
-        seat = game.turn
-        game.play(players[seat].act(game.view(seat), game.legal_moves()))
-    return game
+    return play(Game(get(rules), seed=deal_seed), [make_agent(a, rules) for a in agents])
 
 
 def record(name: str, rules: str, deal_seed: int, agents: tuple[str, ...]) -> dict[str, Any]:
-    game = play(rules, deal_seed, agents)
+    game = play_golden(rules, deal_seed, agents)
     return {
         "name": name,
         "rules": rules,

@@ -1,4 +1,4 @@
-"""big2.arena: duplicate deals, seat rotation, summaries, CIs, reproducibility and output."""
+"""big2.evaluation.arena: duplicate deals, seat rotation, summaries, CIs, reproducibility."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import math
 
 import pytest
 
-from big2.agents import GreedyAgent, RandomAgent
-from big2.arena import evaluate, play_game
 from big2.board import Board
 from big2.cards import DECK
-from big2.heuristic import HeuristicAgent
+from big2.evaluation.arena import evaluate, play_game
+from big2.players import GreedyAgent, RandomAgent
+from big2.players.heuristic import HeuristicAgent
 from big2.rules import CHARLESWORTH, STANDARD
 
 

@@ -1,4 +1,4 @@
-"""big2.board (dealing), big2.log (JSON logs, replay) and big2.agents (baseline players)."""
+"""big2.board (dealing), big2.log (JSON logs, replay) and big2.players (baseline players)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 
-from big2.agents import GreedyAgent, RandomAgent
 from big2.board import Board
 from big2.cards import DECK, format_cards, parse_cards
 from big2.game import Game, IllegalMove, View
-from big2.hand_ranking import PASS, catalog, stronger_than
+from big2.hand_ranking import PASS, catalog, combinations_in, stronger_than
 from big2.log import GameLog, LogEntry
+from big2.players import GreedyAgent, RandomAgent, play
 from big2.rules import CHARLESWORTH, STANDARD
 
 LOCKS = replace(STANDARD, name="locks", pass_locks_out=True, penalty_steps=((1, 2), (5, 3)))
@@ -25,10 +25,7 @@ def is_deal(hands) -> bool:
 
 
 def finished(rules=STANDARD, seed=0) -> Game:
-    game, agent = Game(rules, seed=seed), RandomAgent(seed)
-    while not game.is_over:
-        game.play(agent.act(game.view(game.turn), game.legal_moves()))
-    return game
+    return play(Game(rules, seed=seed), RandomAgent(seed))
 
 
 # ----------------------------------------------------------------- Board
@@ -84,11 +81,16 @@ def test_fixed_cards_are_honoured_and_the_rest_is_random():
         ({0: "3D 1X"}, "bad card '1X'"),
         ({0: "3D 3d"}, "appears twice"),
         ({0: 1 << 52}, "is not a card mask"),
+        (["3D", "4D"], "fixed cards must be a mapping from seat (0..3) to cards"),
+        ([], "got list []"),
+        ("3D", "got str '3D'"),
     ],
 )
 def test_board_errors(fixed, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         Board(seed=0, fixed=fixed)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Game(fixed=fixed, seed=0)
 
 
 def test_from_hands():
@@ -233,7 +235,9 @@ def view_of(hand: str, table: str | None = None, rules=STANDARD):
     mask = parse_cards(hand)
     top = None if table is None else catalog(rules).find(table)
     view = View(0, mask, 0, top, None if top is None else 3, 0, (13,) * 4, (0,) * 4, (), rules)
-    legal = stronger_than(mask, top, rules) + ((PASS,) if top else ())
+    if top is None:
+        return view, tuple(combinations_in(mask, rules=rules))
+    legal = (*stronger_than(mask, top, rules), PASS)
     return view, legal
 
 

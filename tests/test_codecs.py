@@ -9,7 +9,7 @@ import pytest
 from env_helpers import PRESETS
 
 from big2 import cards as C
-from big2.hand_ranking import PASS, HandRanking, all_combinations_in, catalog, classify
+from big2.hand_ranking import PASS, HandRanking, catalog, classify, combinations_in
 from big2.rules import CHARLESWORTH, STANDARD, get
 from envs import codecs
 from envs.codecs import HAND_LAYOUT, CatalogCodec, HandCodec
@@ -38,7 +38,7 @@ def test_every_combination_in_random_hands_round_trips(rules):
     rules = get(rules)
     cat_codec, hand_codec = CatalogCodec(rules), HandCodec(rules)
     for hand in [*random_hands(1, 1000), *rich_hands()]:
-        combos = all_combinations_in(hand, rules)
+        combos = combinations_in(hand, rules=rules)
         assert all(c.cards & ~hand == 0 for c in combos)
         moves = [*combos, PASS]
         for codec in (cat_codec, hand_codec):
@@ -67,7 +67,7 @@ def test_hand_codec_decodes_exactly_the_combinations_of_the_hand(rules):
                 assert ("positions" if beyond else "not a combination") in str(e)
                 assert str(action) in str(e)
         assert decoded.pop(codec.pass_action) is PASS
-        assert sorted(decoded.values(), key=lambda m: m.index) == all_combinations_in(hand, rules)
+        assert sorted(decoded.values(), key=lambda m: m.index) == combinations_in(hand, rules=rules)
 
 
 def test_hand_layout_blocks():

@@ -204,3 +204,15 @@ def test_stepping_after_the_end_needs_none(make):
 def test_wrapped_env_refuses_steps_before_reset():
     with pytest.raises(Exception, match="reset"):
         env().step(0)
+
+
+@pytest.mark.parametrize("fixed", ["garbage", ["3D"], 7])
+def test_reset_with_fixed_cards_that_are_not_a_mapping(fixed):
+    aec = raw_env()
+    aec.reset(seed=4)
+    aec.step(random_action(aec.observe(aec.agent_selection), np.random.default_rng(0)))
+    before = snapshot(aec)
+    with pytest.raises(ValueError, match="fixed cards must be a mapping from seat"):
+        aec.reset(options={"fixed": fixed})
+    assert_unchanged(aec, before)
+    play_out(aec, np.random.default_rng(1))  # still playable to the end

@@ -17,7 +17,7 @@ from env_helpers import CODECS, OBSERVER_NAMES, PRESETS, random_action
 
 from big2 import cards as C
 from big2.game import Game
-from big2.hand_ranking import PASS, all_combinations_in
+from big2.hand_ranking import PASS, combinations_in
 from big2.log import GameLog
 from envs.big2_env import raw_env
 
@@ -42,7 +42,7 @@ def check_cards_conserved(game):
 def expected_legal(game, hand):
     """The legal moves from first principles (both presets: passing never locks out)."""
     assert not game.rules.pass_locks_out
-    combos = all_combinations_in(hand, game.rules)
+    combos = combinations_in(hand, rules=game.rules)
     if game.table is not None:
         return [c for c in combos if c.beats(game.table)] + [PASS]
     if game.rules.opening == "contains_3d" and not game.log.moves:

@@ -12,7 +12,7 @@ import pytest
 from big2.board import Board
 from big2.cards import DECK, parse_cards
 from big2.game import Game, IllegalMove, View
-from big2.hand_ranking import PASS, all_combinations_in, catalog
+from big2.hand_ranking import PASS, catalog, combinations_in
 from big2.log import LogEntry
 from big2.rules import CHARLESWORTH, STANDARD
 
@@ -87,7 +87,7 @@ def test_holder_of_3d_leads_and_cannot_pass():
 def test_first_play_must_contain_3d():
     game = dealt(MIXED)
     hand = parse_cards(MIXED[0])
-    expected = tuple(c for c in all_combinations_in(hand) if c.cards & 1)
+    expected = tuple(c for c in combinations_in(hand) if c.cards & 1)
     assert game.legal_moves() == expected
     assert "3D 3C" in {str(m) for m in expected}
     with pytest.raises(IllegalMove, match="first play must contain 3D"):
@@ -96,7 +96,7 @@ def test_first_play_must_contain_3d():
 
 def test_free_opening_allows_any_lead():
     game = dealt(MIXED, replace(STANDARD, name="free", opening="free"))
-    assert game.legal_moves() == tuple(all_combinations_in(parse_cards(MIXED[0]), game.rules))
+    assert game.legal_moves() == tuple(combinations_in(parse_cards(MIXED[0]), rules=game.rules))
     run(game, "4D 4C")
     assert str(game.table) == "4D 4C"
 
@@ -104,7 +104,7 @@ def test_free_opening_allows_any_lead():
 def test_later_leads_need_not_contain_3d():
     game = run(dealt(SUITED), "3D", "pass", "pass", "pass")
     assert game.table is None and game.turn == 0
-    assert game.legal_moves() == tuple(all_combinations_in(game.hands[0]))
+    assert game.legal_moves() == tuple(combinations_in(game.hands[0]))
     run(game, "9D")
     assert str(game.table) == "9D"
 
@@ -118,7 +118,7 @@ def test_charlesworth_plays_3d_automatically():
     assert game.hands[2] == parse_cards(hands[2]) & ~1
     assert game.view(0).played == (0, 0, 1, 0)
     # seat 3 holds only cards above 3D: every single, then PASS
-    singles = [c for c in all_combinations_in(game.hands[3], CHARLESWORTH) if c.size == 1]
+    singles = [c for c in combinations_in(game.hands[3], rules=CHARLESWORTH) if c.size == 1]
     assert game.legal_moves() == (*singles, PASS)
     run(game, "pass", "pass", "pass")
     assert game.table is None and game.turn == 2 and PASS not in game.legal_moves()
@@ -142,7 +142,7 @@ def test_three_passes_clear_the_table_and_last_player_leads():
         assert game.passes == passes and str(game.table) == "4C"
     run(game, "pass")
     assert game.table is None and game.turn == 1 and game.passes == 0
-    assert game.legal_moves() == tuple(all_combinations_in(game.hands[1]))
+    assert game.legal_moves() == tuple(combinations_in(game.hands[1]))
     run(game, "5C 6C 7C 8C 9C")
     assert game.log.moves[-1].table is None
 

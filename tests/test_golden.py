@@ -11,9 +11,9 @@ import json
 import make_golden
 import pytest
 
-from big2.agents import GreedyAgent, RandomAgent
 from big2.game import Game
 from big2.log import GameLog
+from big2.players import GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent
 from big2.rules import get
 
 NAMES = [spec[0] for spec in make_golden.GAMES]
@@ -23,14 +23,17 @@ def load(name: str) -> dict:
     return json.loads(make_golden.path_of(name).read_text(encoding="utf-8"))
 
 
-def test_one_file_per_game_two_per_preset():
+def test_one_file_per_game_and_every_kind_of_player():
     on_disk = sorted(p.stem for p in make_golden.DIR.glob("*.json"))
-    assert on_disk == sorted(NAMES) and len(NAMES) == 4
+    assert on_disk == sorted(NAMES) and len(NAMES) == 7
     presets = [spec[1] for spec in make_golden.GAMES]
-    assert presets.count("standard") == presets.count("charlesworth") == 2
-    for spec in make_golden.GAMES:
-        kinds = {type(make_golden.make_agent(a)) for a in spec[3]}
-        assert kinds == {GreedyAgent, RandomAgent}
+    assert presets.count("standard") == 4 and presets.count("charlesworth") == 3
+    kinds = {
+        type(make_golden.make_agent(a, spec[1])) for spec in make_golden.GAMES for a in spec[3]
+    }
+    assert kinds == {GreedyAgent, RandomAgent, HeuristicAgent, SearchAgent}
+    for spec in make_golden.GAMES[:4]:  # the first four: greedy and random players only
+        assert {type(make_golden.make_agent(a)) for a in spec[3]} == {GreedyAgent, RandomAgent}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -53,7 +56,7 @@ def test_same_agents_same_seeds_same_log(spec):
     name, rules, deal_seed, agents = spec
     data = load(name)
     assert (data["rules"], data["deal_seed"], data["agents"]) == (rules, deal_seed, list(agents))
-    game = make_golden.play(rules, deal_seed, agents)
+    game = make_golden.play_golden(rules, deal_seed, agents)
     assert json.loads(game.log.to_json()) == data["log"]
     assert make_golden.render(spec) == make_golden.path_of(name).read_text(encoding="utf-8")
 

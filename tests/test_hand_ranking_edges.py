@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from big2.cards import parse_cards
-from big2.hand_ranking import PASS, catalog, classify, stronger_than
+from big2.hand_ranking import PASS, HandRanking, catalog, classify, combinations_in, stronger_than
 from big2.rules import CHARLESWORTH, STANDARD
 
 by_name = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
@@ -99,8 +99,15 @@ def test_invalid_masks(mask):
     with pytest.raises(ValueError):
         classify(mask)
     with pytest.raises(ValueError):
-        stronger_than(mask, None)
+        combinations_in(mask)
+    with pytest.raises(ValueError):
+        stronger_than(mask, HandRanking.from_str("3D"))
 
 
 def test_empty_mask_is_no_combination():
-    assert classify(0) is None and stronger_than(0, None) == ()
+    assert classify(0) is None and combinations_in(0) == []
+
+
+def test_stronger_than_needs_a_table():
+    with pytest.raises(ValueError, match="use combinations_in"):
+        stronger_than(parse_cards("3D 4D"), None)

@@ -1,4 +1,4 @@
-"""big2.heuristic: the rule-based player on hand-built positions, its plan, and its strength."""
+"""big2.players.heuristic: the rule-based player on hand-built positions, its plan, strength."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from big2.agents import GreedyAgent, RandomAgent
-from big2.arena import evaluate
 from big2.cards import THREE_OF_DIAMONDS, parse_cards
+from big2.evaluation.arena import evaluate
 from big2.game import Game
 from big2.hand_ranking import PASS, HandRanking, classify
-from big2.heuristic import HeuristicAgent, make_plan, plan_cost
+from big2.players import GreedyAgent, RandomAgent
+from big2.players.heuristic import HeuristicAgent, make_plan, plan_cost
 from big2.rules import CHARLESWORTH, STANDARD
 
 PASSES = ["pass"] * 3
@@ -200,7 +200,7 @@ def test_strength_against_baselines():
 def test_beatable_shortcut_agrees_with_listing_every_stronger_hand(rules):
     """_beatable answers five-card tables from categories when it can: same answers."""
     from big2.hand_ranking import catalog, stronger_than
-    from big2.heuristic import _beatable
+    from big2.players.heuristic import _beatable
 
     rng = random.Random(rules.name)
     fives = [e for e in catalog(rules).entries if e.size == 5]

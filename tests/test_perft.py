@@ -16,7 +16,7 @@ import pytest
 from reference import ref_stronger_than
 
 from big2.cards import format_cards, parse_cards
-from big2.hand_ranking import classify, stronger_than
+from big2.hand_ranking import classify, combinations_in, stronger_than
 from big2.rules import get
 
 DATA = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())
@@ -53,6 +53,8 @@ def engine_plays(case) -> tuple[int, int | None, tuple]:
     table_mask = parse_cards(case["table"]) if case["table"] else None
     table = classify(table_mask, rules) if table_mask is not None else None
     assert table_mask is None or table is not None, f"table {case['table']} is no combination"
+    if table is None:  # an empty table: every combination in the hand may be led
+        return hand, table_mask, tuple(combinations_in(hand, rules=rules))
     return hand, table_mask, stronger_than(hand, table, rules)
 
 

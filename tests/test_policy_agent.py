@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 import observers
-from big2.agents import GreedyAgent, RandomAgent
-from big2.arena import evaluate, play_game
 from big2.board import Board
+from big2.evaluation.arena import evaluate, play_game
 from big2.game import Game
+from big2.players import GreedyAgent, RandomAgent
 from big2.rules import CHARLESWORTH, STANDARD
 from envs import codecs
 from envs.policy_agent import PolicyAgent

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from big2.cards import DECK
 from big2.game import Game
-from big2.hand_ranking import PASS, stronger_than
+from big2.hand_ranking import PASS, combinations_in, stronger_than
 from big2.log import GameLog
 from big2.rules import CHARLESWORTH, STANDARD
 
@@ -49,7 +49,7 @@ def check_position(game: Game, first: bool, passed: int) -> None:
             assert m.size == table.size and m.key > table.key
     if table is None:
         assert PASS not in legal and plays
-        combos = stronger_than(hand, None, rules)
+        combos = tuple(combinations_in(hand, rules=rules))
         if first and rules.opening == "contains_3d":
             combos = tuple(c for c in combos if c.cards & 1)
         assert tuple(plays) == combos

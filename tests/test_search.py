@@ -1,4 +1,4 @@
-"""big2.search: determinized deals agree with the view; the search agent is legal, seeded, sane."""
+"""big2.players.search: determinized deals agree with the view; search is legal, seeded, sane."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ from dataclasses import replace
 
 import pytest
 
-from big2.agents import RandomAgent
-from big2.arena import evaluate
 from big2.board import N_SEATS
 from big2.cards import DECK
+from big2.evaluation.arena import evaluate
 from big2.game import Game
 from big2.hand_ranking import HandRanking
-from big2.heuristic import HeuristicAgent
+from big2.players import RandomAgent, play
+from big2.players.heuristic import HeuristicAgent
+from big2.players.search import SearchAgent, determinize
 from big2.rules import CHARLESWORTH, STANDARD
-from big2.search import SearchAgent, determinize, play_out
 
 LOCKS = replace(STANDARD, name="locks", pass_locks_out=True)
 
@@ -69,9 +69,9 @@ def test_determinize_rejects_an_inconsistent_view():
         determinize(bad, random.Random(0))
 
 
-def test_play_out_finishes_the_game_and_names_the_winner():
+def test_play_finishes_a_determinized_game_and_names_the_winner():
     game = midgame(5)
-    winner = play_out(game, HeuristicAgent())
+    winner = play(game, HeuristicAgent()).winner
     assert game.is_over and game.winner == winner and game.hand(winner) == 0
 
 

@@ -1,4 +1,4 @@
-"""big2.terminal and ``big2 play``: a person against three agents, driven by scripted input."""
+"""big2.app.terminal and ``big2 play``: a person against three agents, driven by scripted input."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ import time
 
 import pytest
 
-from big2.agents import GreedyAgent, RandomAgent
+from big2.app.terminal import HELP, TerminalGame, cards_text, move_text
 from big2.board import Board
 from big2.cards import format_cards
 from big2.game import Game
 from big2.hand_ranking import PASS, HandRanking
-from big2.heuristic import HeuristicAgent
 from big2.log import GameLog
+from big2.players import GreedyAgent, RandomAgent
+from big2.players.heuristic import HeuristicAgent
 from big2.rules import CHARLESWORTH, STANDARD
-from big2.terminal import HELP, TerminalGame, cards_text, move_text
 
 SEED = 0  # seat 0 holds 3D 3C 4D 4C 4S 6D TD JC QD QH KC AC 2C and leads
 ENV = {**os.environ, "PYTHONUTF8": "1"}
@@ -30,7 +30,7 @@ FINAL = re.compile(r"^(You win|Seat (\d) wins)! Scores: \[(.+)\] \(you: ([+-]\d+
 
 
 def cli(*args, stdin="", timeout=120):
-    command = [sys.executable, "-m", "big2.cli", *args]
+    command = [sys.executable, "-m", "big2.app.cli", *args]
     return subprocess.run(
         command, input=stdin, env=ENV, capture_output=True, encoding="utf-8", timeout=timeout
     )
@@ -235,7 +235,7 @@ def read_until(fd, text, buf, timeout=30.0):
 def test_real_terminal(tmp_path, no_color):
     env = {**ENV, "NO_COLOR": "1"} if no_color else ENV
     master, slave = os.openpty()
-    cmd = [sys.executable, "-m", "big2.cli", "play", "--seed", "0", "--log-dir", str(tmp_path)]
+    cmd = [sys.executable, "-m", "big2.app.cli", "play", "--seed", "0", "--log-dir", str(tmp_path)]
     proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env)
     os.close(slave)
     try:

@@ -1,4 +1,4 @@
-"""``big2 replay`` and ``big2 arena`` run as subprocesses, and big2.terminal.replay directly."""
+"""``big2 replay`` and ``big2 arena`` run as subprocesses, and big2.app.terminal.replay directly."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import sys
 
 import pytest
 
-from big2.agents import GreedyAgent, RandomAgent
-from big2.arena import evaluate
+from big2.app.terminal import cards_text, move_text, replay
+from big2.evaluation.arena import evaluate
 from big2.game import Game
+from big2.players import GreedyAgent, RandomAgent, play
 from big2.rules import CHARLESWORTH, STANDARD
-from big2.terminal import cards_text, move_text, replay
 
 ENV = {**os.environ, "PYTHONUTF8": "1"}
 MOVE_LINE = re.compile(r"^(\d+)\. seat (\d): (.+)$", re.M)
@@ -24,18 +24,15 @@ PROMPT = "[Enter] next, a: to the end, q: quit> "
 
 
 def cli(*args, stdin="", cwd=None):
-    command = [sys.executable, "-m", "big2.cli", *args]
+    command = [sys.executable, "-m", "big2.app.cli", *args]
     return subprocess.run(
         command, input=stdin, env=ENV, cwd=cwd, capture_output=True, encoding="utf-8", timeout=120
     )
 
 
 def finished(rules=STANDARD, seed=4):
-    game = Game(rules, seed=seed)
     agents = [GreedyAgent(), RandomAgent(seed), GreedyAgent(), RandomAgent(seed + 1)]
-    while not game.is_over:
-        game.play(agents[game.turn].act(game.view(game.turn), game.legal_moves()))
-    return game
+    return play(Game(rules, seed=seed), agents)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 import torch
 
-from big2.arena import evaluate as arena
+from big2.evaluation.arena import evaluate as arena
 from training import checkpoint
 from training.env import OpponentPool
 from training.train import (
@@ -276,7 +276,7 @@ def test_init_starts_from_a_checkpoints_networks(ppo_run, tmp_path):
 def test_init_of_dqn_sets_its_target_network_too(tmp_path):
     cfg = tiny(tmp_path / "run", algo="dqn", actions="hand", observer="simple")
     env = make_env(cfg, OpponentPool(["random"]), 0)
-    cfg.obs_size, cfg.n_actions = env.raw.observer.size, env.raw.codec.n
+    cfg.obs_size, cfg.n_actions = env.observer.size, env.codec.n
     with scoped_seed(1):
         source = make_algorithm(cfg, env)
     path = tmp_path / "dqn.pt"

@@ -1,4 +1,4 @@
-"""training.env (the learner's single-agent view, OpponentPool, SnapshotAgent) and the
+"""training.env (the learner's single-agent view, OpponentPool and its snapshots) and the
 training Config, seeding and argument parsing (no Tianshou algorithm: no numba JIT)."""
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ import torch
 from gymnasium.utils import env_checker, passive_env_checker
 
 import observers
-from big2.agents import GreedyAgent, RandomAgent
 from big2.board import Board
 from big2.game import Game
+from big2.players import GreedyAgent, RandomAgent, play
 from big2.rules import STANDARD
-from training.env import Big2SingleAgentEnv, OpponentPool, SnapshotAgent
+from envs.policy_agent import PolicyAgent
+from training.env import Big2SingleAgentEnv, OpponentPool
 from training.nets import MaskedActor, NumpyLogits
 from training.train import Config, main, parse_args, scoped_seed, train
 
@@ -45,7 +46,7 @@ def test_reward_is_the_learners_final_score(reward):
     rng, ends = random.Random(0), set()
     for _ in range(16):
         rewards, info = play_episode(env, random_policy(rng))
-        game, seat = env.raw.game, env.seat
+        game, seat = env.game, env.seat
         scale = STANDARD.max_penalty if reward == "score_normalized" else 1
         assert rewards[-1] == pytest.approx(game.scores()[seat] / scale)
         assert all(r == 0 for r in rewards[:-1])
@@ -59,7 +60,7 @@ def test_learner_seat_rotates_and_observation_is_its_own():
     observer, seats = observers.make("card_counting"), []
     for _ in range(8):
         obs, info = env.reset()
-        game = env.raw.game
+        game = env.game
         seats.append(info["seat"])
         assert env.seat == info["seat"] == game.turn
         np.testing.assert_array_equal(obs["obs"], observer.observe(game.view(env.seat)))
@@ -73,7 +74,7 @@ def test_critic_observation_is_the_oracles_and_the_actors_stays_fair():
     for _ in range(4):  # the learner in every seat
         obs, _ = env.reset()
         for _ in range(3):
-            game = env.raw.game
+            game = env.game
             assert sorted(obs) == ["critic", "mask", "obs"] and obs in env.observation_space
             view = game.view(env.seat)
             np.testing.assert_array_equal(obs["critic"], oracle.observe(view, game))
@@ -85,10 +86,10 @@ def test_critic_observation_is_the_oracles_and_the_actors_stays_fair():
 @pytest.mark.parametrize("actions", ["catalog", "hand"])
 def test_mask_marks_exactly_the_learners_legal_actions(actions):
     env = Big2SingleAgentEnv(OpponentPool(["greedy"]), actions=actions, seed=1)
-    codec, checked = env.raw.codec, []
+    codec, checked = env.codec, []
 
     def check(env, obs):
-        game = env.raw.game
+        game = env.game
         assert game.turn == env.seat
         hand = game.hand(env.seat)
         expected = {codec.encode(m, hand) for m in game.legal_moves()}
@@ -107,7 +108,7 @@ def test_opponents_play_the_pools_agents():
     rng = random.Random(2)
     for _ in range(3):
         play_episode(env, random_policy(rng))
-        log, seat = env.raw.game.log, env.seat
+        log, seat = env.game.log, env.seat
         game = Game.from_board(Board.from_hands(list(log.deal), log.rules))
         opponent_moves = 0
         for entry in log.moves[len(game.log.moves) :]:
@@ -178,31 +179,29 @@ def tiny_logits(seed: int = 0):
 def test_self_is_random_until_a_snapshot_exists():
     env = Big2SingleAgentEnv(OpponentPool(["self"]), seed=0)
     pool, rng = env.pool, random.Random(0)
-    drawn = pool.draw(rng, env.raw.observer, env.raw.codec)
+    drawn = pool.draw(rng, env.observer, env.codec)
     assert len(drawn) == 3 and all(isinstance(a, RandomAgent) for a in drawn)
     first = tiny_logits()
     pool.add_snapshot(first)
-    drawn = pool.draw(rng, env.raw.observer, env.raw.codec)
-    assert all(isinstance(a, SnapshotAgent) and a.logits is first for a in drawn)
+    drawn = pool.draw(rng, env.observer, env.codec)
+    assert all(isinstance(a, PolicyAgent) and a.policy is first and a.sample for a in drawn)
     for i in range(1, 7):
         pool.add_snapshot(tiny_logits(i))
     assert len(pool.snapshots) == 5 and first not in pool.snapshots
     mixed = OpponentPool(["random", "self"])
     mixed.add_snapshot(first)
-    kinds = {type(a) for _ in range(10) for a in mixed.draw(rng, env.raw.observer, env.raw.codec)}
-    assert kinds == {RandomAgent, SnapshotAgent}
+    kinds = {type(a) for _ in range(10) for a in mixed.draw(rng, env.observer, env.codec)}
+    assert kinds == {RandomAgent, PolicyAgent}
 
 
 def test_snapshot_agents_play_legal_moves_and_follow_their_logits():
     observer, env = observers.make("simple"), Big2SingleAgentEnv(OpponentPool(["random"]))
-    codec, rng = env.raw.codec, random.Random(0)
+    codec, rng = env.codec, random.Random(0)
     favour_illegal = lambda obs, mask: np.where(mask == 1, 0.0, 1e9)  # noqa: E731
-    agents = [SnapshotAgent(f, observer, codec, rng) for f in (tiny_logits(), favour_illegal)]
-    for seed in range(4):
-        game = Game(seed=seed)
-        while not game.is_over:  # Game.play raises IllegalMove on anything illegal
-            seat = game.turn
-            game.play(agents[seat % 2].act(game.view(seat), game.legal_moves()))
+    agents = [PolicyAgent(f, observer, codec, sample=True, seed=rng)
+              for f in (tiny_logits(), favour_illegal)]  # fmt: skip
+    for seed in range(4):  # Game.play raises IllegalMove on anything illegal
+        assert play(Game(seed=seed), agents * 2).is_over
     game = Game(seed=9)
     game.play(game.legal_moves()[0])  # the opening move; then a seat leads freely or answers
     view, legal = game.view(game.turn), game.legal_moves()
@@ -214,9 +213,9 @@ def test_snapshot_agents_play_legal_moves_and_follow_their_logits():
         out[target] = 50.0
         return out
 
-    peak = SnapshotAgent(peaked, observer, codec, rng)
+    peak = PolicyAgent(peaked, observer, codec, sample=True, seed=rng)
     assert {peak.act(view, legal) for _ in range(20)} == {legal[-1]}
-    flat = SnapshotAgent(lambda o, m: np.zeros(len(m)), observer, codec, rng)
+    flat = PolicyAgent(lambda o, m: np.zeros(len(m)), observer, codec, sample=True, seed=rng)
     assert len({flat.act(view, legal) for _ in range(60)}) > 1  # samples, not argmax
 
 

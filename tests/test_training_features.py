@@ -8,14 +8,15 @@ import numpy as np
 import pytest
 import torch
 
-from big2.agents import RandomAgent
 from big2.game import Game
 from big2.hand_ranking import PASS
-from big2.heuristic import HeuristicAgent, is_control, make_plan, plan_cost
+from big2.players import RandomAgent
+from big2.players.heuristic import HeuristicAgent, is_control, make_plan, plan_cost
 from envs import codecs
-from training.env import Big2SingleAgentEnv, OpponentPool, SnapshotAgent
+from envs.policy_agent import PolicyAgent
+from training.env import Big2SingleAgentEnv, OpponentPool
 from training.features import PLAN_FEATURES, plan_features
-from training.nets import GreedyPolicy, MaskedActor, NumpyLogits, action_features
+from training.nets import MaskedActor, NumpyLogits, action_features
 from training.train import Config
 
 CODEC = codecs.make("catalog")
@@ -79,8 +80,8 @@ def test_env_observation_carries_the_learners_plan_features():
     done = False
     while not done:
         assert env.observation_space.contains(obs)
-        game = env.raw.game
-        expected = plan_features(game.view(env.seat), game.legal_moves(), env.raw.codec)
+        game = env.game
+        expected = plan_features(game.view(env.seat), game.legal_moves(), env.codec)
         np.testing.assert_array_equal(obs["plan"], expected)
         assert set(np.flatnonzero(obs["plan"].any(0))) <= set(np.flatnonzero(obs["mask"]))
         obs, _, done, _, _ = env.step(rng.choice(np.flatnonzero(obs["mask"]).tolist()))
@@ -121,15 +122,17 @@ def test_actor_scores_depend_on_plan_features_and_require_them():
         net.logits(obs, mask)
 
 
-def test_greedy_policy_and_snapshots_pass_plan_features():
+def test_greedy_and_sampling_policy_agents_pass_plan_features():
     view, legal = next(positions(1))
     net = actor(plan=True).eval()
-    mask, rows = CODEC.mask(legal, view.hand), plan_features(view, legal, CODEC)
-    obs = np.zeros(161, np.float32)
-    expected = int(net.logits(obs[None], mask[None], rows[None])[0].argmax())
-    assert GreedyPolicy(net)(obs, mask, rows) == expected
     import observers
 
-    snapshot = SnapshotAgent(NumpyLogits(net), observers.make("simple"), CODEC,
-                             random.Random(0), plan_features)  # fmt: skip
+    observer = observers.make("simple")
+    mask, rows = CODEC.mask(legal, view.hand), plan_features(view, legal, CODEC)
+    obs = observer.observe(view)
+    expected = int(net.logits(obs[None], mask[None], rows[None])[0].argmax())
+    greedy = PolicyAgent(NumpyLogits(net), observer, CODEC, features=plan_features)
+    assert CODEC.encode(greedy.act(view, legal), view.hand) == expected
+    snapshot = PolicyAgent(NumpyLogits(net), observer, CODEC, features=plan_features,
+                           sample=True, seed=random.Random(0))  # fmt: skip
     assert snapshot.act(view, legal) in legal

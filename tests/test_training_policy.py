@@ -30,7 +30,7 @@ def one_thread():
 
 
 def sized(cfg: Config, env: Big2SingleAgentEnv) -> Config:
-    cfg.obs_size, cfg.n_actions = env.raw.observer.size, env.raw.codec.n
+    cfg.obs_size, cfg.n_actions = env.observer.size, env.codec.n
     return cfg
 
 

@@ -8,26 +8,21 @@ the algorithm's ``state`` (networks and optimizers), ``epoch``, ``env_step``,
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import torch
 
-from big2.game import View
-from big2.hand_ranking import HandRanking
 from big2.rules import Rules
 from big2.rules import get as get_rules
-from big2.search import SearchAgent
 from envs import codecs
 from envs.policy_agent import PolicyAgent
 from training.features import plan_features
-from training.nets import GreedyPolicy, MaskedActor, QNet, action_features, hand_offset
+from training.nets import MaskedActor, NumpyLogits, QNet, action_features, hand_offset
 
 FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
 SHIPPED = Path(__file__).resolve().parent / "agents" / "trained.pt"
-SEARCH = "+search"  # a spec suffix: the checkpoint's policy as the prior of a SearchAgent
 # config keys added after the first checkpoints, with the value older runs used
 LATER_KEYS = {"action_head": "dot", "action_rest": False, "plan_features": False}
 
@@ -99,68 +94,34 @@ def actor_from(data: dict[str, Any]) -> MaskedActor:
     return net.eval()
 
 
-def agent_loader(spec: str, rules: Rules) -> PolicyAgent | SearchAgent | None:
-    """The ``big2.agent_loaders`` plugin: ``trained`` or a checkpoint path, either with
-    ``+search`` (see :func:`parse_spec`); None for anything else."""
-    path, search = parse_spec(spec)
-    if path != "trained" and not path.endswith(".pt") and not Path(path).is_file():
+def agent_loader(name: str, rules: Rules) -> PolicyAgent | None:
+    """The ``big2.agent_loaders`` plugin (see :mod:`big2.players.specs`): ``trained`` or a
+    checkpoint path as an agent; None for anything else."""
+    if name != "trained" and not name.endswith(".pt") and not Path(name).is_file():
         return None
-    agent = load_agent(path)
+    agent = load_agent(name)
     if agent.codec.rules != rules:
         raise CheckpointError(
-            f"{path} was trained for the {agent.codec.rules.name} rules, not {rules.name}"
+            f"{name} was trained for the {agent.codec.rules.name} rules, not {rules.name}"
         )
-    return with_search(agent) if search else agent
-
-
-def parse_spec(spec: str) -> tuple[str, bool]:
-    """Split an agent spec into the checkpoint and whether to search with it.
-
-    >>> parse_spec("trained+search"), parse_spec("runs/a/best.pt")
-    (('trained', True), ('runs/a/best.pt', False))
-    """
-    if spec.endswith(SEARCH):
-        return spec[: -len(SEARCH)], True
-    return spec, False
+    return agent
 
 
 def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
-    """An arena agent playing a checkpoint's policy greedily (the most likely legal action)."""
+    """An arena agent playing a checkpoint's policy greedily (the most likely legal action).
+
+    Its :meth:`~envs.policy_agent.PolicyAgent.scores` are the network's logits (a DQN
+    checkpoint's Q-values serve as logits), so ``NAME+search`` can use it as a prior.
+
+    >>> from big2.game import Game
+    >>> game, agent = Game(seed=0), load_agent("trained")
+    >>> len(agent.scores(game.view(game.turn), game.legal_moves())) == len(game.legal_moves())
+    True
+    """
     data = load(path)
     cfg = data["config"]
     net = actor_from(data)
     rules = get_rules(cfg["rules"])
     label = name or ("trained" if resolve(path) == SHIPPED else Path(path).stem)
     features = plan_features if net.uses_plan else None
-    return PolicyAgent(GreedyPolicy(net), cfg["observer"], cfg["actions"], rules, label, features)
-
-
-def with_search(agent: PolicyAgent, **options: Any) -> SearchAgent:
-    """A :class:`~big2.search.SearchAgent` with ``agent``'s policy as its prior.
-
-    ``options`` go to ``SearchAgent`` (default: its deals and candidates, seed 0). A DQN
-    checkpoint's Q-values serve as its logits.
-    """
-    options = {"seed": 0, "name": agent.name + SEARCH, **options}
-    return SearchAgent(PolicyPrior(agent), **options)
-
-
-class PolicyPrior:
-    """A checkpoint agent's logit for each legal move: a search prior. Picklable.
-
-    >>> prior = PolicyPrior(load_agent("trained"))
-    >>> from big2.game import Game
-    >>> game = Game(seed=0)
-    >>> len(prior(game.view(game.turn), game.legal_moves())) == len(game.legal_moves())
-    True
-    """
-
-    def __init__(self, agent: PolicyAgent) -> None:
-        if not isinstance(agent.policy, GreedyPolicy):
-            raise TypeError(f"a prior needs a checkpoint's policy, not {agent.policy!r}")
-        self.agent, self.logits = agent, agent.policy.logits
-
-    def __call__(self, view: View, legal_moves: Sequence[HandRanking]) -> list[float]:
-        logits = self.logits(*self.agent.inputs(view, legal_moves))
-        encode = self.agent.codec.encode
-        return [float(logits[encode(m, view.hand)]) for m in legal_moves]
+    return PolicyAgent(NumpyLogits(net), cfg["observer"], cfg["actions"], rules, label, features)

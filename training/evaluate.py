@@ -4,7 +4,9 @@ Plays the arena's duplicate deals with the agent in one seat and three copies of
 opponent in the others, and prints its win share and mean score with 95% CIs
 (``--json``: one JSON object with ``win_share`` and ``mean_score`` at the top level).
 ``trained`` names the shipped agent; ``CHECKPOINT+search`` plays it with determinized
-search at each decision (:mod:`big2.search`, the policy as prior).
+search at each decision (:mod:`big2.players.search`, the policy as prior); the
+checkpoint is an agent spec (:mod:`big2.players.specs`), so ``trained+search:3`` seeds
+the search.
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from big2.agents import load_agent as load_baseline
-from big2.arena import evaluate
-from big2.rules import get as get_rules
-from big2.search import CANDIDATES, DETERMINIZATIONS, LATE_FACTOR, PRIOR_WEIGHT
-from training.checkpoint import CheckpointError, load_agent, parse_spec, with_search
+from big2.evaluation import evaluate
+from big2.players import AgentSpec, load_agent
+from big2.players.search import CANDIDATES, DETERMINIZATIONS, LATE_FACTOR, PRIOR_WEIGHT
+from training import checkpoint
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -51,16 +52,13 @@ def main(argv: list[str] | None = None) -> None:
     options = {k: getattr(args, k) for k in names}
     options = {k: v for k, v in options.items() if v is not None}
     try:
-        path, search = parse_spec(args.checkpoint)
-        if options and not search:
-            raise ValueError(f"{sorted(options)} apply to CHECKPOINT+search only")
-        policy = load_agent(path)
-        rules = policy.codec.rules
-        agent = with_search(policy, **options) if search else policy
-        opponents = [load_baseline(args.opponents, get_rules(rules)) for _ in range(3)]
+        spec = AgentSpec.parse(args.checkpoint)
+        rules = checkpoint.load_agent(spec.name).codec.rules
+        agent = load_agent(spec, rules, **options)
+        opponents = [load_agent(args.opponents, rules) for _ in range(3)]
         result = evaluate([agent, *opponents], args.deals, args.seed, rules, args.workers,
                           progress=not args.json)  # fmt: skip
-    except (CheckpointError, ValueError) as e:
+    except ValueError as e:  # CheckpointError included
         raise SystemExit(f"evaluate: {e}") from None
     me = result.agents[0]
     if args.json:

@@ -6,11 +6,11 @@ features add what a network finds hard to compute on its own, one row per featur
 one column per action (0 for illegal actions), as ``int8``:
 
 0. ``delta``: how the play changes the cost of shedding the hand, in half turns
-   (:func:`big2.heuristic.plan_cost`, which searches five-card hands): -2 for a play
+   (:func:`big2.players.heuristic.plan_cost`, which searches five-card hands): -2 for a play
    that follows the cheapest plan, more for a play that breaks it; 0 for a pass.
 1. ``control``: the play holds a 2 or nobody can beat it with the unseen cards.
 2. ``in_plan``: the play is one of the plan's combinations.
-3. ``heuristic``: the play (or pass) is what :class:`big2.heuristic.HeuristicAgent`
+3. ``heuristic``: the play (or pass) is what :class:`big2.players.heuristic.HeuristicAgent`
    would choose.
 
 Row 3 hands the learner the heuristic's advice as an input, not as a rule: training
@@ -35,7 +35,7 @@ import numpy as np
 
 from big2.game import View
 from big2.hand_ranking import HandRanking
-from big2.heuristic import HeuristicAgent, is_control, make_plan, plan_cost
+from big2.players.heuristic import HeuristicAgent, is_control, make_plan, plan_cost
 
 PLAN_FEATURES = 4
 SCALE = (0.25, 1.0, 1.0, 1.0)  # delta in half turns -> about [-0.5, 3]; flags as they are

@@ -303,7 +303,8 @@ def action_features(codec: Any) -> np.ndarray | None:
 
 
 class NumpyLogits:
-    """(observation, mask[, plan features]) -> masked logits on one position, for agents.
+    """The network as a policy for :class:`envs.policy_agent.PolicyAgent`: (observation,
+    mask[, plan features]) -> masked logits (numpy) on one position.
 
     A class, not a closure, so agents holding it pickle into arena workers.
     """
@@ -318,13 +319,3 @@ class NumpyLogits:
             out = self.net.logits(obs[None], mask[None], None if plan is None else plan[None])
         result: np.ndarray = out[0].numpy()
         return result
-
-
-class GreedyPolicy:
-    """(observation, mask[, plan]) -> the legal action with the highest logit; picklable."""
-
-    def __init__(self, net: MaskedActor) -> None:
-        self.logits = NumpyLogits(net)
-
-    def __call__(self, obs: np.ndarray, mask: np.ndarray, plan: np.ndarray | None = None) -> int:
-        return int(self.logits(obs, mask, plan).argmax())

@@ -38,13 +38,12 @@ from tianshou.utils.torch_utils import policy_within_training_step
 from torch.utils.tensorboard import SummaryWriter
 
 import observers
-from big2.arena import evaluate as arena
+from big2.evaluation import evaluate as arena
 from training import checkpoint
 from training.env import Big2SingleAgentEnv, OpponentPool
 from training.features import plan_features
 from training.nets import (
     Critic,
-    GreedyPolicy,
     LegalCategorical,
     MaskedActor,
     MaskedQPolicy,
@@ -104,8 +103,8 @@ class Config:
             raise ValueError(f"algo must be 'ppo' or 'dqn', got {self.algo!r}")
         if self.steps < 1 or self.envs < 1 or self.epoch_steps < 1:
             raise ValueError("steps, envs and epoch_steps must be positive")
-        OpponentPool(self.opponents)
-        OpponentPool(self.eval_opponents)
+        OpponentPool(self.opponents, rules=self.rules)
+        OpponentPool(self.eval_opponents, rules=self.rules)
         if self.plan_features and self.actions != "catalog":
             raise ValueError(f"--plan-features needs --actions catalog, not {self.actions!r}")
         if self.plan_features and self.algo == "dqn":
@@ -134,7 +133,7 @@ def make_env(cfg: Config, pool: OpponentPool, seed: int) -> Big2SingleAgentEnv:
 def make_algorithm(cfg: Config, env: Big2SingleAgentEnv) -> PPO | DQN:
     """Masked PPO (actor + critic) or masked DQN, sized from the env."""
     hidden = tuple(cfg.hidden)
-    features = action_features(env.raw.codec)
+    features = action_features(env.codec)
     hand_at = hand_offset(cfg.action_rest, cfg.observer, cfg.rules)
     optim = AdamOptimizerFactory(lr=cfg.lr)
     if cfg.algo == "ppo":
@@ -262,7 +261,7 @@ def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, 
     from envs.policy_agent import PolicyAgent
 
     agent = PolicyAgent(
-        GreedyPolicy(net),
+        NumpyLogits(net),
         cfg.observer,
         cfg.actions,
         get_rules(cfg.rules),
@@ -306,8 +305,8 @@ def train(cfg: Config, resume: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run training as configured (continuing ``resume``, a loaded checkpoint); the last state."""
     cfg.check()
     run_dir = Path(cfg.run_dir)
-    probe = make_env(cfg, OpponentPool(cfg.opponents), 0)
-    cfg.obs_size, cfg.n_actions = probe.raw.observer.size, probe.raw.codec.n
+    probe = make_env(cfg, OpponentPool(cfg.opponents, rules=cfg.rules), 0)
+    cfg.obs_size, cfg.n_actions = probe.observer.size, probe.codec.n
     with scoped_seed(cfg.seed + (resume["epoch"] if resume else 0)):
         algorithm = make_algorithm(cfg, probe)
         if resume is not None:
@@ -322,7 +321,7 @@ def train(cfg: Config, resume: dict[str, Any] | None = None) -> dict[str, Any]:
 def _run(
     cfg: Config, run_dir: Path, algorithm: PPO | DQN, resume: dict[str, Any] | None
 ) -> dict[str, Any]:
-    pool = OpponentPool(cfg.opponents)
+    pool = OpponentPool(cfg.opponents, rules=cfg.rules)
     state: dict[str, Any] = {
         "epoch": 0,
         "env_step": 0,

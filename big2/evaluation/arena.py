@@ -7,7 +7,7 @@ agent's mean over its four games). Results do not depend on the number of worker
 each game's deal and each agent's randomness come from seeds derived from
 (seed, deal, rotation, seat).
 
->>> from big2.agents import GreedyAgent, RandomAgent
+>>> from big2.players import GreedyAgent, RandomAgent
 >>> result = evaluate([GreedyAgent(), RandomAgent(), RandomAgent(), RandomAgent()], 20, seed=0)
 >>> result.games, round(sum(s.win_share for s in result.agents), 6)
 (80, 1.0)
@@ -29,9 +29,9 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any
 
-from big2.agents import Agent, make_agent
 from big2.board import N_SEATS, Board
 from big2.game import Game
+from big2.players import Agent, load_agent, play
 from big2.rules import STANDARD, Rules
 
 Z95 = 1.959964  # two-sided 95% normal quantile
@@ -104,15 +104,16 @@ def evaluate(
 ) -> ArenaResult:
     """Play ``n_deals`` duplicate deals (4 games each) between four agents.
 
-    ``agents`` are Agent objects or registered names (``"random"``, ``"greedy"``,
-    ``"heuristic"``). Agents with a ``reset(seed)`` method are reseeded before every
-    game. ``workers > 1`` plays deals in that many processes (agents must pickle).
+    ``agents`` are Agent objects or agent specs (``"heuristic"``, ``"random:3"``,
+    ``"trained"``: see :mod:`big2.players.specs`). Agents with a ``reset(seed)`` method
+    are reseeded before every game. ``workers > 1`` plays deals in that many processes
+    (agents must pickle).
     """
     if len(agents) != N_SEATS:
         raise ValueError(f"evaluate needs {N_SEATS} agents, got {len(agents)}")
     if n_deals < 1:
         raise ValueError(f"n_deals must be at least 1, got {n_deals}")
-    players = [make_agent(a) if isinstance(a, str) else a for a in agents]
+    players = [load_agent(a, rules) if isinstance(a, str) else a for a in agents]
     size = max(1, min(50, n_deals // (8 * max(1, workers))))
     chunks = [list(range(i, min(i + size, n_deals))) for i in range(0, n_deals, size)]
     play = partial(_play_deals, players, seed=seed, rules=rules)
@@ -159,10 +160,7 @@ def play_game(
         reset = getattr(players[i], "reset", None)
         if callable(reset):
             reset(random.Random(f"{seed}:{seat}").getrandbits(64))
-    game = Game.from_board(board)
-    while not game.is_over:
-        seat = game.turn
-        game.play(by_seat[seat].act(game.view(seat), game.legal_moves()))
+    game = play(Game.from_board(board), by_seat)
     assert game.winner is not None
     return game.scores(), game.winner
 

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from big2 import rules as R
-from big2.agents import Agent, GreedyAgent, RandomAgent, load_agent
 from big2.cards import format_cards
 from big2.game import Game
 from big2.log import GameLog
+from big2.players import Agent, GreedyAgent, RandomAgent, load_agent, play
 
 
 def demo(seed: int, rules: R.Rules) -> str:
@@ -34,9 +34,7 @@ def demo(seed: int, rules: R.Rules) -> str:
     seats = ", ".join(f"{s} {n}" for s, n in enumerate(names))
     lines = [f"Big Two ({rules.name} rules), seed {seed}. Seats: {seats}"]
     lines += [f"  seat {s} holds {format_cards(h)}" for s, h in enumerate(game.hands)]
-    while not game.is_over:
-        seat = game.turn
-        game.play(agents[seat].act(game.view(seat), game.legal_moves()))
+    play(game, agents)
     for number, entry in enumerate(game.log.moves, 1):
         label = entry.move.ranking.label if entry.move else ""
         lines.append(f"{number:>4}. seat {entry.seat}: {entry.move!s:<16} {label}".rstrip())
@@ -45,7 +43,7 @@ def demo(seed: int, rules: R.Rules) -> str:
 
 
 def _arena(args: argparse.Namespace) -> None:
-    from big2.arena import evaluate
+    from big2.evaluation import evaluate
 
     rules = R.get(args.rules)
     agents: list[Agent | str] = [load_agent(a, rules) for a in args.agents]
@@ -58,7 +56,7 @@ def _arena(args: argparse.Namespace) -> None:
 
 
 def _play(args: argparse.Namespace) -> None:
-    from big2.terminal import TerminalGame
+    from big2.app.terminal import TerminalGame
 
     rules = R.get(args.rules)
     opponents = [load_agent(args.opponents, rules) for _ in range(3)]
@@ -76,7 +74,7 @@ def _play(args: argparse.Namespace) -> None:
 
 
 def _replay(args: argparse.Namespace) -> None:
-    from big2.terminal import replay
+    from big2.app.terminal import replay
 
     try:
         log = GameLog.from_json(Path(args.file).read_text(encoding="utf-8"))
@@ -94,7 +92,8 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--opponents",
         default="heuristic",
-        help="random, greedy, heuristic, search, trained, a .pt file, or either with +search",
+        help="an agent spec: random, greedy, heuristic, search, trained or a .pt file; "
+        "a policy with +search; :SEED to seed (see docs/agents.md)",
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the deals")
     play.add_argument("--seat", type=int, default=0, choices=range(4))

@@ -29,14 +29,15 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from big2.agents import Agent
 from big2.board import N_SEATS, Board, Seed, make_rng
 from big2.cards import N_CARDS
 from big2.game import Game, View
 from big2.hand_ranking import HandRanking
-from big2.heuristic import HeuristicAgent
+from big2.players.base import Agent, play
+from big2.players.heuristic import HeuristicAgent
 
-DETERMINIZATIONS = 32  # defaults, tuned on the shipped agent against heuristic players (README)
+# defaults, chosen with the shipped agent against heuristic players (docs/search.md)
+DETERMINIZATIONS = 32
 LATE_FACTOR = 4  # max_determinizations defaults to this many times determinizations
 CANDIDATES = 6
 PRIOR_WEIGHT = 0.0375
@@ -74,13 +75,6 @@ def determinize(view: View, rng: random.Random) -> Game:
     return game
 
 
-def play_out(game: Game, agent: Agent) -> int:
-    """Finish ``game`` in place with ``agent`` in every seat; return the winner."""
-    while game.winner is None:
-        game.play(agent.act(game.view(game.turn), game.legal_moves()))
-    return game.winner
-
-
 class SearchAgent:
     """Picks the candidate move that wins most often on sampled deals (see module).
 
@@ -89,7 +83,7 @@ class SearchAgent:
             are the rollout agent's own move and then the legal moves in catalog order.
         rollout: plays every seat after the candidate move; deterministic agents make
             the comparison fairest (all candidates see the same deals and replies).
-            Default :class:`~big2.heuristic.HeuristicAgent`.
+            Default :class:`~big2.players.heuristic.HeuristicAgent`.
         determinizations: deals sampled per decision at a full table (52 cards held).
         max_determinizations: the most deals per decision, late in the game (default
             4 x ``determinizations``); equal to ``determinizations``, every decision
@@ -191,7 +185,7 @@ class SearchAgent:
         """Whether ``seat`` wins after ``move`` on a copy of ``sampled``, rollouts after."""
         game = sampled.copy()
         game.play(move)
-        return play_out(game, self.rollout) == seat
+        return play(game, self.rollout).winner == seat
 
     def _candidates(
         self, view: View, legal_moves: Sequence[HandRanking]

@@ -15,11 +15,11 @@ from datetime import datetime
 from pathlib import Path
 
 from big2 import cards as C
-from big2.agents import Agent
 from big2.board import Board, Seed
-from big2.game import Game
+from big2.game import Game, View
 from big2.hand_ranking import PASS, HandRanking
 from big2.log import GameLog
+from big2.players import Agent, play
 from big2.rules import Rules
 
 HELP = """Commands:
@@ -76,27 +76,19 @@ class TerminalGame:
     def play(self, seed: Seed = None) -> Game:
         """Play one game to its end (or until ``q``); the log is saved either way."""
         game = Game(self.rules, seed=seed)
-        agents = {s: self.opponents[i] for i, s in enumerate(s for s in range(4) if s != self.seat)}
+        person = _Person(self, game)
+        others = iter(self.opponents)
+        agents = [person if s == self.seat else next(others) for s in range(4)]
         self.write(f"You are seat {self.seat}. Type h for help.")
-        self._announce(game, 0)  # moves the rules made (CHARLESWORTH's automatic 3D)
         try:
-            while not game.is_over:
-                before = len(game.log.moves)
-                if game.turn == self.seat:
-                    game.play(self._ask(game))
-                else:
-                    agent = agents[game.turn]
-                    game.play(agent.act(game.view(game.turn), game.legal_moves()))
-                self._announce(game, before)
+            play(game, agents)
         except Quit:
+            person.announce()
             self.write("Quit.")
+        else:
+            person.announce()
         self._finish(game)
         return game
-
-    def _announce(self, game: Game, start: int) -> None:
-        for entry in game.log.moves[start:]:
-            who = "you" if entry.seat == self.seat else f"seat {entry.seat}"
-            self.write(f"  {who}: {move_text(entry.move, self.color)}")
 
     def _finish(self, game: Game) -> None:
         if game.is_over:
@@ -114,7 +106,8 @@ class TerminalGame:
         path.write_text(log.to_json(indent=1), encoding="utf-8")
         return path
 
-    def _ask(self, game: Game) -> HandRanking:
+    def ask(self, game: Game) -> HandRanking:
+        """Show the person's screen and read moves until one is legal (``q`` quits)."""
         legal = game.legal_moves()
         self.write(self._screen(game, legal))
         while True:
@@ -171,6 +164,24 @@ class TerminalGame:
         ]
         lines += [f"  {i:>3}. {move_text(m, color)}" for i, m in enumerate(legal, 1)]
         return "\n".join(lines)
+
+
+class _Person:
+    """The person's seat as an agent: announces the moves made since its last turn, asks."""
+
+    def __init__(self, session: TerminalGame, game: Game) -> None:
+        self.session, self.game, self.shown = session, game, 0
+
+    def announce(self) -> None:
+        """Write the moves not shown yet (the rules' own first, e.g. CHARLESWORTH's 3D)."""
+        for entry in self.game.log.moves[self.shown :]:
+            who = "you" if entry.seat == self.session.seat else f"seat {entry.seat}"
+            self.session.write(f"  {who}: {move_text(entry.move, self.session.color)}")
+        self.shown = len(self.game.log.moves)
+
+    def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
+        self.announce()
+        return self.session.ask(self.game)
 
 
 def replay(

@@ -1,0 +1,1 @@
+"""The people-facing side: the ``big2`` command line and the terminal game."""
