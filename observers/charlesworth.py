@@ -17,10 +17,7 @@ into named fields (``CharlesworthObserver().layout()`` lists them with their fla
   straight, flush, full house: 8; a straight flush sets both straight and flush, as the
   anchor does), and passes since the play one-hot (none, one, two).
 
-Differences from the anchor, all on purpose: the features are computed from the seat's
-view at each decision, so every seat sees the same up-to-date facts (the anchor does not
-update the passing seat's own vector); under STANDARD rules a four of a kind plus kicker
-sets the four-card flags with the quad's rank and no suit, and runs stop at ``A``.
+:class:`CharlesworthObserver`'s docstring lists where it differs from the anchor.
 """
 
 from __future__ import annotations
@@ -106,7 +103,14 @@ _TABLE = (
 
 
 class CharlesworthObserver(Observer):
-    """The anchor's 412-long observation (see the module docstring, piece by piece)."""
+    """The 2018 code's 412-long observation, piece by piece (layout below).
+
+    Differences from that code, all on purpose: the features are computed from the
+    seat's view at each decision, so every seat sees the same up-to-date facts (the 2018
+    code does not update the passing seat's own vector); under STANDARD rules a four of a
+    kind plus kicker sets the four-card flags with the quad's rank and no suit, and runs
+    stop at ``A``.
+    """
 
     name: ClassVar[str] = "charlesworth"
 

@@ -43,7 +43,7 @@ ARTIFACTS = ("config.json", "latest.pt", "best.pt", "evaluations.json", "curve.p
 @pytest.fixture(scope="module", autouse=True)
 def one_thread():
     before = torch.get_num_threads()
-    torch.set_num_threads(1)  # as training.train.main does; several threads thrash on 2 cores
+    torch.set_num_threads(1)  # as training.train.main does
     yield
     torch.set_num_threads(before)
 

@@ -64,7 +64,7 @@ class Config:
     actions: str = "catalog"
     rules: str = "standard"
     opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "heuristic"])
-    steps: int = 50_000  # the make train default: a few minutes on 2 cores
+    steps: int = 50_000  # the make train default
     seed: int = 0
     envs: int = 8
     run_dir: str = "runs/default"
@@ -110,7 +110,7 @@ class Config:
         if self.plan_features and self.algo == "dqn":
             raise ValueError(
                 "--plan-features stores 4 x 17,859 bytes per transition: a DQN replay buffer "
-                "of that size breaks the 4 GB budget; use it with --algo ppo"
+                "of 50,000 transitions would hold 3.6 GB of them; use it with --algo ppo"
             )
         if observers.make(self.observer, self.rules).perfect_information:
             raise ValueError(

@@ -12,13 +12,14 @@ import argparse
 import random
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from big2 import rules as R
 from big2.cards import format_cards
 from big2.game import Game
 from big2.log import GameLog
-from big2.players import Agent, GreedyAgent, RandomAgent, load_agent, play
+from big2.players import Agent, AgentSpec, GreedyAgent, RandomAgent, load_agent, play
 
 
 def demo(seed: int, rules: R.Rules) -> str:
@@ -59,7 +60,12 @@ def _play(args: argparse.Namespace) -> None:
     from big2.app.terminal import TerminalGame
 
     rules = R.get(args.rules)
-    opponents = [load_agent(args.opponents, rules) for _ in range(3)]
+    spec = AgentSpec.parse(args.opponents)
+    if spec.seed is not None:  # three seeded opponents get seeds s, s + 1, s + 2
+        specs = [replace(spec, seed=spec.seed + i) for i in range(3)]
+    else:
+        specs = [spec] * 3
+    opponents = [load_agent(s, rules) for s in specs]
     color = False if args.no_color else None
     session = TerminalGame(opponents, rules, args.seat, args.log_dir, color)
     rng = random.Random(args.seed)

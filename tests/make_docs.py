@@ -1,0 +1,117 @@
+"""Regenerate the documentation pages made from the code (checked by tests/test_docs.py).
+
+    .venv/bin/python tests/make_docs.py           # rewrite the files
+    .venv/bin/python tests/make_docs.py --check   # exit 1 if a file is stale
+
+- ``docs/env.md``: the module docstring of ``envs/big2_env.py``, which is the env's
+  documentation page (its layout tables are filled in when the module is imported);
+- ``docs/observers.md``: one section per registered observer (``observers.REGISTRY``,
+  each built by ``observers.make(name)`` with the default rules and parameters): its
+  class docstring and its ``layout()`` table.
+
+Edit the docstrings and the observers' pieces, then run this script; never edit the
+generated pages by hand.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import envs.big2_env
+import observers
+
+DIR = Path(__file__).resolve().parent.parent / "docs"
+COMMAND = ".venv/bin/python tests/make_docs.py"
+
+
+def header(source: str) -> str:
+    """The line that opens every generated page: what it comes from, and how to remake it."""
+    return (
+        f"> Generated from {source} by `{COMMAND}` (also run by `make golden`); "
+        f"edit the code, not this file.\n\n"
+    )
+
+
+def markdown(doc: str) -> str:
+    """A docstring's reStructuredText markup as Markdown: roles and ``literals`` as code."""
+
+    def role(match: re.Match[str]) -> str:
+        target = match["target"]
+        return f"`{target.rsplit('.', 1)[-1] if match['short'] else target}`"
+
+    doc = re.sub(r":[a-z]+:`(?P<short>~?)(?P<target>[^`]+)`", role, doc)
+    return doc.replace("``", "`")
+
+
+def env_page() -> str:
+    """``docs/env.md``: the env module's docstring."""
+    doc = inspect.cleandoc(envs.big2_env.__doc__ or "")
+    return header("the module docstring of `envs/big2_env.py`") + doc + "\n"
+
+
+def observer_section(name: str) -> str:
+    """One observer's section: its class docstring and its layout table."""
+    observer = observers.make(name)
+    doc = markdown(inspect.getdoc(type(observer)) or "")
+    cheat = " It sees every hand." if observer.perfect_information else ""
+    return (
+        f"## `{name}`\n\n{doc}\n\n"
+        f"`observers.make({name!r})`: {observer.size} values.{cheat}\n\n"
+        f"{observer.layout()}\n"
+    )
+
+
+def observers_page() -> str:
+    """``docs/observers.md``: a summary table, then one section per registered observer."""
+    names = list(observers.REGISTRY)  # registration order: simple first
+    rows = ["| observer | size | sees every hand |", "|---|---|---|"]
+    for name in names:
+        observer = observers.make(name)
+        every = "yes" if observer.perfect_information else "no"
+        rows.append(f"| [`{name}`](#{name}) | {observer.size} | {every} |")
+    intro = (
+        "# Observers\n\n"
+        "An observer turns what one seat may see (`Game.view(seat)`) into one flat float32 "
+        "array made of named pieces, seat-relative (me, next, across, previous). "
+        "`observers.make(name, rules, **params)` builds one; `observer.layout()` prints its "
+        "table and `observer.split(flat)` cuts an observation into its pieces. The layouts "
+        "below are those of the STANDARD rules with default parameters. The layout of "
+        "`raw_env.state()` is on the [environment page](env.md).\n\n"
+    )
+    sections = "\n".join(observer_section(name) for name in names)
+    return header("`observers.REGISTRY`") + intro + "\n".join(rows) + "\n\n" + sections
+
+
+PAGES: dict[str, Callable[[], str]] = {"env.md": env_page, "observers.md": observers_page}
+
+
+def path_of(name: str, directory: Path = DIR) -> Path:
+    return directory / name
+
+
+def main(argv: list[str] | None = None, directory: Path = DIR) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    check = "--check" in argv
+    stale = []
+    for name, page in PAGES.items():
+        path, text = path_of(name, directory), page()
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(name)
+        if not check:
+            directory.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    verb = "stale" if check else "written"
+    print(f"{len(stale)} of {len(PAGES)} generated pages {verb}: {', '.join(stale) or '-'}")
+    if check and stale:
+        print(f"run {COMMAND} to regenerate them")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
