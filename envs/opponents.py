@@ -1,0 +1,125 @@
+"""The opponents inside :class:`envs.vector.Big2VectorEnv`: who sits where, and how they move.
+
+Each game of a slot has one learner seat (game j of the slot: seat j mod 4) and three
+opponents, each drawn from the env's ``opponents`` list for that game. Opponents move in
+rounds: every game waiting on an opponent gets one move per round, grouped by kind so
+that each kind answers for all its games at once (compiled ``random`` and ``greedy``, one
+call of a :class:`~envs.vector.BatchPolicy`, or a :class:`big2.players.Agent` asked game by
+game), until every game is back at its learner's turn or over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from big2.hand_ranking import PASS, catalog
+from big2.players import Agent, load_agent
+from envs.batch_observers import view_of
+
+if TYPE_CHECKING:
+    from envs.vector import BatchPolicy, Big2VectorEnv
+
+COMPILED = ("random", "greedy")  # opponents that run on the arrays, without a View
+
+
+class Opponents:
+    """The opponent seats of every game of ``env`` (see the module docstring)."""
+
+    def __init__(self, env: Big2VectorEnv, mix: Sequence[str | BatchPolicy]) -> None:
+        if not len(mix):
+            raise ValueError("opponents must name at least one agent (or be None: all seats)")
+        self.env, self.mix = env, list(mix)
+        # an Agent for each spec that is not compiled; checked now, before any game
+        self.agents: dict[int, Agent] = {
+            i: load_agent(m, env.rules)
+            for i, m in enumerate(self.mix)
+            if isinstance(m, str) and m not in COMPILED
+        }
+        self.kind = np.full((env.num_envs, 4), -1, np.int64)  # index in mix; -1: learner
+        self.learner = np.zeros(env.num_envs, np.int64)
+
+    def start(self, slots: np.ndarray) -> None:
+        """Seat the learner and draw three opponents for the new games in ``slots``."""
+        rng = self.env._np_rng
+        for slot in slots.tolist():
+            seat = int(self.env._games_played[slot] % 4)
+            self.learner[slot] = seat
+            draws = rng.integers(len(self.mix), size=4)
+            draws[seat] = -1
+            self.kind[slot] = draws
+            for i in set(draws.tolist()) & set(self.agents):
+                reset = getattr(self.agents[i], "reset", None)
+                if callable(reset):
+                    reset(int(rng.integers(2**63)))
+
+    def advance(self) -> None:
+        """Let opponents move until every game is at its learner's turn or over."""
+        games = self.env.games
+        while True:
+            slots = np.flatnonzero((games.winner < 0) & (games.turn != self.learner))
+            if not len(slots):
+                return
+            moves, actions, counts = self.env.legal_of(slots)
+            kinds = self.kind[slots, games.turn[slots]]
+            chosen = np.empty(len(slots), np.int64)
+            for kind in np.unique(kinds).tolist():
+                rows = np.flatnonzero(kinds == kind)
+                chosen[rows] = self._moves(kind, slots[rows], moves[rows], actions[rows],
+                                           counts[rows])  # fmt: skip
+            games.apply(slots, chosen)
+
+    def _moves(
+        self, kind: int, slots: np.ndarray, moves: np.ndarray, actions: np.ndarray,
+        counts: np.ndarray,
+    ) -> np.ndarray:  # fmt: skip
+        """The catalog moves that opponent ``kind`` makes in ``slots``."""
+        who = self.mix[kind]
+        rows = np.arange(len(slots))
+        if who == "random":
+            return moves[rows, self.env._np_rng.integers(counts)]
+        if who == "greedy":
+            return _greedy(moves, counts, self.env.games.table[slots] < 0, self.env)
+        if kind in self.agents:
+            return self._ask(self.agents[kind], slots)
+        observations = np.zeros((len(slots), self.env.observer.size), np.float32)
+        self.env.encode(self.env.games, slots, self.env.games.turn[slots], observations)
+        assert not isinstance(who, str)
+        picked = np.asarray(who(observations, actions))
+        where = actions == picked.reshape(-1, 1)
+        if picked.shape != (len(slots),) or not where.any(axis=1).all():
+            raise ValueError(f"batch policy {who!r} chose actions that are not legal")
+        chosen: np.ndarray = moves[rows, where.argmax(axis=1)]
+        return chosen
+
+    def _ask(self, agent: Agent, slots: np.ndarray) -> np.ndarray:
+        """Each game's move from ``agent``, asked with that seat's view (Python speed)."""
+        games, cat = self.env.games, catalog(self.env.rules)
+        out = np.empty(len(slots), np.int64)
+        for i, slot in enumerate(slots.tolist()):
+            seat = int(games.turn[slot])
+            view = view_of(games, slot, seat)
+            legal = _legal_moves(self.env, slot, cat)
+            move = agent.act(view, legal)
+            if move not in legal:
+                raise ValueError(f"opponent {agent!r} chose {move}, not legal in slot {slot}")
+            out[i] = -1 if move is PASS else move.index
+        return out
+
+
+def _legal_moves(env: Any, slot: int, cat: Any) -> tuple[Any, ...]:
+    moves, _, counts = env.legal_of(np.array([slot]))
+    return tuple(cat[m] if m >= 0 else PASS for m in moves[0, : counts[0]].tolist())
+
+
+def _greedy(moves: np.ndarray, counts: np.ndarray, leading: np.ndarray, env: Any) -> np.ndarray:
+    """:class:`big2.players.GreedyAgent` on legal-move rows: the weakest play, or the
+    weakest of the longest when leading; PASS when there is no play."""
+    sizes = np.where(moves >= 0, env.games.tables.size[np.maximum(moves, 0)], 0)
+    first_play = np.where(sizes[:, 0] > 0, moves[:, 0], -1)
+    longest = sizes.max(axis=1, keepdims=True)
+    first_longest = moves[np.arange(len(moves)), (sizes == longest).argmax(axis=1)]
+    chosen: np.ndarray = np.where(leading, first_longest, first_play)
+    return chosen
