@@ -1,9 +1,14 @@
 """Training benchmark: ``python -m bench.train`` (also run by ``make bench``).
 
-For PPO and DQN with each action codec (and PPO with the plan features of the shipped
-agent), trains for ``--steps`` env steps in a fresh process and reports env steps per
-second including learning (from the training loop's own timing, evaluation excluded)
-and the process's peak memory (max RSS).
+For each configuration below, trains for ``--steps`` learner decisions in a fresh
+process (evaluation excluded: one deal) and prints
+
+- end to end: learner env steps per second, collection and learning together;
+- update only: transitions per second that the same network's updates consume, timed
+  in the same run (PPO: the whole rollout buffer through ``ppo_repeat`` passes; DQN: its
+  gradient steps per collected transition), and the ratio of the two (1.0: the pipeline
+  costs nothing beside the network);
+- the process's peak memory, and the bytes the buffer stores per transition.
 """
 
 from __future__ import annotations
@@ -14,64 +19,81 @@ import resource
 import subprocess
 import sys
 import tempfile
-import time
+from typing import Any
 
 PLAN = {"plan_features": True, "action_head": "mlp"}
-CONFIGS: list[tuple[str, str, dict[str, object]]] = [
-    ("ppo", "catalog", {}),
-    ("ppo", "hand", {}),
-    ("dqn", "catalog", {}),
-    ("dqn", "hand", {}),
-    ("ppo", "catalog", PLAN),
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("PPO, default", {}),
+    ("PPO, self-all", {"opponents": ["self-all"]}),
+    ("PPO, plan features", PLAN),
+    ("PPO, hand codec", {"actions": "hand"}),
+    ("DQN, catalog", {"algo": "dqn"}),
 ]
 
 
-def measure(algo: str, actions: str, steps: int, extra: dict[str, object]) -> dict[str, float]:
-    """Run one short training in this process; steps/s and peak RSS in MB."""
+def measure(steps: int, extra: dict[str, Any], threads: int) -> dict[str, float]:
+    """Run one short training in this process and time its parts."""
     import torch
+    from tianshou.utils.torch_utils import policy_within_training_step
 
-    from training.train import Config, train
+    from training.config import Config
+    from training.train import Run, RunState, make_algorithm
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
     with tempfile.TemporaryDirectory() as run_dir:
-        cfg = Config(algo=algo, actions=actions, steps=steps, epoch_steps=steps, envs=8,
-                     eval_deals=1, eval_opponents=["random"], run_dir=run_dir,
-                     **extra)  # type: ignore[arg-type]  # fmt: skip
-        start = time.perf_counter()
-        state = train(cfg)
-        seconds = time.perf_counter() - start
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"steps_per_s": state["env_step"] / seconds, "peak_mb": peak_mb}
+        cfg = Config.from_dict({"steps": steps, "epoch_steps": steps, "eval_deals": 1,
+                                "eval_opponents": ["random"], "run_dir": run_dir,
+                                "threads": threads, **extra})  # fmt: skip
+        algorithm = make_algorithm(cfg)
+        with policy_within_training_step(algorithm.policy):
+            run = Run(cfg, __import__("pathlib").Path(run_dir), algorithm, RunState())
+            run.run()
+        collect, update = run.timing["collect"], run.timing["update"]
+        buffer = run.buffer
+        assert buffer is not None
+        stored = sum(v.nbytes for v in _arrays(buffer)) / buffer.maxsize
+    env_steps = run.state.env_step
+    return {
+        "end_to_end": env_steps / (collect + update),
+        "update_only": env_steps / update,
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "bytes_per_transition": stored,
+    }
+
+
+def _arrays(buffer: Any) -> list[Any]:
+    """Every array a Tianshou buffer holds (nested Batches included)."""
+
+    def walk(batch: Any) -> list[Any]:
+        out = []
+        for key in batch.get_keys():
+            value = batch[key]
+            out += walk(value) if hasattr(value, "get_keys") else [value]
+        return out
+
+    return walk(buffer._meta)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=10_000)
-    parser.add_argument(
-        "--one", nargs=3, metavar=("ALGO", "ACTIONS", "JSON"), help=argparse.SUPPRESS
-    )
+    parser.add_argument("--steps", type=int, default=20_000)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads per run")
+    parser.add_argument("--one", metavar="JSON", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        algo, actions, extra = args.one
-        print(json.dumps(measure(algo, actions, args.steps, json.loads(extra))))
+        print(json.dumps(measure(args.steps, json.loads(args.one), args.threads)))
         return
-    print(f"{'algo':<6}{'actions':<14}{'env steps/s':>13}{'peak memory':>14}")
-    for algo, actions, extra in CONFIGS:
-        cmd = [
-            sys.executable,
-            "-m",
-            "bench.train",
-            "--steps",
-            str(args.steps),
-            "--one",
-            algo,
-            actions,
-            json.dumps(extra),
-        ]
+    print(f"{'configuration':<22}{'end to end':>12}{'update only':>13}{'ratio':>7}"
+          f"{'peak memory':>13}{'bytes/transition':>18}")  # fmt: skip
+    for label, extra in CONFIGS:
+        cmd = [sys.executable, "-m", "bench.train", "--steps", str(args.steps),
+               "--threads", str(args.threads), "--one", json.dumps(extra)]  # fmt: skip
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-        result = json.loads(out.strip().splitlines()[-1])
-        label = actions + ("+plan" if extra.get("plan_features") else "")
-        print(f"{algo:<6}{label:<14}{result['steps_per_s']:>13,.0f}{result['peak_mb']:>11,.0f} MB")
+        r = json.loads(out.strip().splitlines()[-1])
+        print(f"{label:<22}{r['end_to_end']:>12,.0f}{r['update_only']:>13,.0f}"
+              f"{r['end_to_end'] / r['update_only']:>7.2f}{r['peak_mb']:>10,.0f} MB"
+              f"{r['bytes_per_transition']:>18,.0f}")  # fmt: skip
+    print("env steps/s: learner decisions per second; see docs/benchmarks.md")
 
 
 if __name__ == "__main__":

@@ -22,8 +22,7 @@ import numpy as np
 
 from big2.cards import DECK, N_RANKS
 from big2.game import View
-from big2.hand_ranking import PASS, Ranking, catalog
-from big2.log import History, LogEntry
+from big2.hand_ranking import Ranking, catalog
 from envs.engine import Games, lowest_card, popcount, reference_game
 from observers.base import Observer
 from observers.charlesworth import (
@@ -57,11 +56,6 @@ def view_of(games: Games, slot: int, seat: int) -> View:
     cat = catalog(games.tables.rules)
     table = int(games.table[slot])
     table_seat = int(games.table_seat[slot])
-    entries = []
-    for i in range(int(games.n_moves[slot])):
-        move, before = int(games.log_move[slot, i]), int(games.log_table[slot, i])
-        entries.append(LogEntry(int(games.log_seat[slot, i]), cat[move] if move >= 0 else PASS,
-                                cat[before] if before >= 0 else None))  # fmt: skip
     hands = [int(h) for h in games.hands[slot]]
     return View(
         seat=seat,
@@ -72,7 +66,7 @@ def view_of(games: Games, slot: int, seat: int) -> View:
         passes=int(games.passes[slot]),
         cards_left=tuple(h.bit_count() for h in hands),
         played=tuple(int(p) for p in games.played[slot]),
-        history=History(entries),
+        history=games.history(slot),
         rules=games.tables.rules,
         played_rankings=tuple(int(k) for k in games.kinds[slot]),
     )
@@ -214,8 +208,7 @@ def _encode_counting(slots: np.ndarray, seats: np.ndarray, a: _Arrays, played_at
 
 
 def _history(observer: Observer) -> Encoder:
-    assert isinstance(observer, HistoryObserver)
-    simple, k = _simple_targets(observer), observer.k
+    simple, k = _simple_targets(observer), observer.shapes["history"][0]  # the instance's k
     at = _starts(observer, ("history.seat", "history.pass", "history.cards"))
     stride = observer.targets["history"][1]
 

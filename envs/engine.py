@@ -31,6 +31,7 @@ import numpy as np
 
 from big2.game import Game
 from big2.hand_ranking import PASS, Ranking, catalog
+from big2.log import History, LogEntry
 from big2.rules import Rules
 
 PASS_MOVE = -1
@@ -125,11 +126,23 @@ class Games:
         self.log_table = np.zeros((n, MAX_MOVES), np.int16)
         self.combos = np.zeros((n, 4, MAX_COMBOS), np.int16)
         self.n_combos = np.zeros((n, 4), np.int64)
+        self._entries: list[list[LogEntry]] = [[] for _ in range(n)]  # the log, as Python
 
     def deal(self, slot: int, hands: tuple[int, ...]) -> None:
         """Start a new game in ``slot`` from four dealt hands (a :class:`big2.board.Board`'s)."""
         self.hands[slot] = np.array(hands, dtype=np.uint64)
+        self._entries[slot] = []
         _deal(slot, *self._state(), *self._rules())
+
+    def history(self, slot: int) -> History:
+        """The moves of ``slot``'s game as a :class:`big2.log.History` (entries are made
+        once, as they are first asked for, so a view costs O(new moves))."""
+        entries, cat = self._entries[slot], catalog(self.tables.rules)
+        for i in range(len(entries), int(self.n_moves[slot])):
+            move, before = int(self.log_move[slot, i]), int(self.log_table[slot, i])
+            entries.append(LogEntry(int(self.log_seat[slot, i]), cat[move] if move >= 0 else PASS,
+                                    cat[before] if before >= 0 else None))  # fmt: skip
+        return History(entries)
 
     def apply(self, slots: np.ndarray, moves: np.ndarray) -> None:
         """Play ``moves[i]`` (checked legal by the caller) for the seat to act in ``slots[i]``."""

@@ -1,11 +1,13 @@
 """The opponents inside :class:`envs.vector.Big2VectorEnv`: who sits where, and how they move.
 
 Each game of a slot has one learner seat (game j of the slot: seat j mod 4) and three
-opponents, each drawn from the env's ``opponents`` list for that game. Opponents move in
-rounds: every game waiting on an opponent gets one move per round, grouped by kind so
-that each kind answers for all its games at once (compiled ``random`` and ``greedy``, one
-call of a :class:`~envs.vector.BatchPolicy`, or a :class:`big2.players.Agent` asked game by
-game), until every game is back at its learner's turn or over.
+opponents, each drawn from the env's ``opponents`` list for that game (an entry that is a
+list is a pool: one member is drawn for the game; an empty pool plays as ``random``).
+Opponents move in rounds: every game waiting on an opponent gets one move per round,
+grouped by kind so that each kind answers for all its games at once (compiled
+``random`` and ``greedy``, one call of a :class:`~envs.vector.BatchPolicy`, or a
+:class:`big2.players.Agent` asked game by game), until every game is back at its
+learner's turn or over.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ COMPILED = ("random", "greedy")  # opponents that run on the arrays, without a V
 class Opponents:
     """The opponent seats of every game of ``env`` (see the module docstring)."""
 
-    def __init__(self, env: Big2VectorEnv, mix: Sequence[str | BatchPolicy]) -> None:
+    def __init__(
+        self, env: Big2VectorEnv, mix: Sequence[str | BatchPolicy | list[BatchPolicy]]
+    ) -> None:
         if not len(mix):
             raise ValueError("opponents must name at least one agent (or be None: all seats)")
         self.env, self.mix = env, list(mix)
@@ -39,6 +43,7 @@ class Opponents:
             if isinstance(m, str) and m not in COMPILED
         }
         self.kind = np.full((env.num_envs, 4), -1, np.int64)  # index in mix; -1: learner
+        self.member = np.full((env.num_envs, 4), -1, np.int64)  # in a pool; -1: plays random
         self.learner = np.zeros(env.num_envs, np.int64)
 
     def start(self, slots: np.ndarray) -> None:
@@ -50,6 +55,10 @@ class Opponents:
             draws = rng.integers(len(self.mix), size=4)
             draws[seat] = -1
             self.kind[slot] = draws
+            for s in range(4):  # pools: draw a member (an empty pool plays as random)
+                entry = self.mix[draws[s]] if s != seat else None
+                if isinstance(entry, list):
+                    self.member[slot, s] = rng.integers(len(entry)) if entry else -1
             for i in set(draws.tolist()) & set(self.agents):
                 reset = getattr(self.agents[i], "reset", None)
                 if callable(reset):
@@ -77,41 +86,53 @@ class Opponents:
     ) -> np.ndarray:  # fmt: skip
         """The catalog moves that opponent ``kind`` makes in ``slots``."""
         who = self.mix[kind]
-        rows = np.arange(len(slots))
         if who == "random":
-            return moves[rows, self.env._np_rng.integers(counts)]
+            return moves[np.arange(len(slots)), self.env._np_rng.integers(counts)]
         if who == "greedy":
             return _greedy(moves, counts, self.env.games.table[slots] < 0, self.env)
         if kind in self.agents:
-            return self._ask(self.agents[kind], slots)
-        observations = np.zeros((len(slots), self.env.observer.size), np.float32)
-        self.env.encode(self.env.games, slots, self.env.games.turn[slots], observations)
-        assert not isinstance(who, str)
-        picked = np.asarray(who(observations, actions))
+            return self._ask(self.agents[kind], slots, moves, counts)
+        if not isinstance(who, list):
+            assert not isinstance(who, str)
+            return self._batch(who, slots, moves, actions)
+        # a pool: each game's member was drawn at its start (-1: it was empty, play random)
+        members = self.member[slots, self.env.games.turn[slots]]
+        out = np.empty(len(slots), np.int64)
+        for m in np.unique(members).tolist():
+            rows = np.flatnonzero(members == m)
+            if m < 0:
+                out[rows] = moves[rows, self.env._np_rng.integers(counts[rows])]
+            else:
+                out[rows] = self._batch(who[m], slots[rows], moves[rows], actions[rows])
+        return out
+
+    def _batch(
+        self, policy: BatchPolicy, slots: np.ndarray, moves: np.ndarray, actions: np.ndarray
+    ) -> np.ndarray:
+        """The moves of one batch policy in ``slots``, from one call."""
+        observations = self.env.observe(slots, self.env.games.turn[slots], moves, actions)
+        rows = np.arange(len(slots))
+        picked = np.asarray(policy(observations))
         where = actions == picked.reshape(-1, 1)
         if picked.shape != (len(slots),) or not where.any(axis=1).all():
-            raise ValueError(f"batch policy {who!r} chose actions that are not legal")
+            raise ValueError(f"batch policy {policy!r} chose actions that are not legal")
         chosen: np.ndarray = moves[rows, where.argmax(axis=1)]
         return chosen
 
-    def _ask(self, agent: Agent, slots: np.ndarray) -> np.ndarray:
+    def _ask(
+        self, agent: Agent, slots: np.ndarray, moves: np.ndarray, counts: np.ndarray
+    ) -> np.ndarray:
         """Each game's move from ``agent``, asked with that seat's view (Python speed)."""
         games, cat = self.env.games, catalog(self.env.rules)
         out = np.empty(len(slots), np.int64)
         for i, slot in enumerate(slots.tolist()):
-            seat = int(games.turn[slot])
-            view = view_of(games, slot, seat)
-            legal = _legal_moves(self.env, slot, cat)
+            view = view_of(games, slot, int(games.turn[slot]))
+            legal = tuple(cat[m] if m >= 0 else PASS for m in moves[i, : counts[i]].tolist())
             move = agent.act(view, legal)
             if move not in legal:
                 raise ValueError(f"opponent {agent!r} chose {move}, not legal in slot {slot}")
             out[i] = -1 if move is PASS else move.index
         return out
-
-
-def _legal_moves(env: Any, slot: int, cat: Any) -> tuple[Any, ...]:
-    moves, _, counts = env.legal_of(np.array([slot]))
-    return tuple(cat[m] if m >= 0 else PASS for m in moves[0, : counts[0]].tolist())
 
 
 def _greedy(moves: np.ndarray, counts: np.ndarray, leading: np.ndarray, env: Any) -> np.ndarray:

@@ -32,8 +32,9 @@ from envs.codecs import ActionCodec
 from observers.base import Observer
 
 Policy = Callable[..., Any]  # (observation, mask[, features]) -> action index or logits
-# extra per-action input for the policy, from what the seat sees: (view, legal moves, codec)
-ActionFeatures = Callable[[View, Sequence[HandRanking], Any], np.ndarray]
+# extra input for the policy, one row per legal move (in legal-move order), from what the
+# seat sees: (view, legal moves) -> (len(legal moves), F)
+ActionFeatures = Callable[[View, Sequence[HandRanking]], np.ndarray]
 
 
 class PolicyAgent:
@@ -46,7 +47,7 @@ class PolicyAgent:
         rules: the rules the codec and observer are built for (when given by name).
         name: the name the arena reports.
         features: with it, the policy is called as ``policy(obs, mask, features(view,
-            legal_moves, codec))`` (e.g. :func:`training.features.plan_features`).
+            legal_moves))``, one row per legal move (e.g. :func:`training.features.plan_features`).
         sample: sample among the legal actions by softmax of the logits instead of
             playing the most likely one (needs a logits policy).
         seed: the sampling RNG: an int, a ``random.Random`` (shared as is) or None.
@@ -85,7 +86,7 @@ class PolicyAgent:
         mask = self.codec.mask(legal_moves, view.hand)
         if self.features is None:
             return obs, mask
-        return obs, mask, self.features(view, legal_moves, self.codec)
+        return obs, mask, self.features(view, legal_moves)
 
     def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
         inputs = self.inputs(view, legal_moves)

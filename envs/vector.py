@@ -8,14 +8,16 @@
 | Observations | `{"observation": (N, D) float32, "legal": (N, K) int32}` |
 
 ``Big2VectorEnv(num_envs, observer="simple", actions="catalog", rules="standard",
-opponents=None, reward="score", seed=None)``. The games run in a compiled engine
-(:mod:`envs.engine`) that the tests check move by move against :mod:`big2.game`.
+opponents=None, reward="score", seed=None, critic_observer=None, legal_features=None)``.
+The games run in a compiled engine (:mod:`envs.engine`) that the tests check move by
+move against :mod:`big2.game`.
 
 **Who acts.** With ``opponents=None`` every seat belongs to the caller: each ``step``
 advances every game by one decision of the seat whose turn it is, the observation is
 that seat's view and ``info["seat"]`` (N,) says whose it is. With ``opponents`` (a list of
-agent specs such as ``"random"``, ``"greedy"``, ``"heuristic"``, or :class:`BatchPolicy`
-objects), each game has one learner seat, rotating over the games of a slot (game j of a
+agent specs such as ``"random"``, ``"greedy"``, ``"heuristic"``, :class:`BatchPolicy`
+objects, or lists of them: a pool, one member drawn per game, ``random`` while empty),
+each game has one learner seat, rotating over the games of a slot (game j of a
 slot: seat j mod 4), and three opponents drawn from the list for every game; the
 opponents move inside ``step`` until it is the learner's turn again or the game ends,
 and the learner receives every reward that lands meanwhile. ``random`` and ``greedy``
@@ -28,6 +30,10 @@ seat; ``"legal"`` holds each game's legal actions first, in the order of
 :meth:`big2.game.Game.legal_moves`, padded with -1. Its width K is the largest legal
 count in the batch (so it varies from step to step; no legal move is ever dropped).
 :meth:`action_masks` gives the full-width ``(N, n_actions)`` bool masks on demand.
+Two optional keys: ``"critic"`` (N, C), the ``critic_observer``'s vector of the same seat
+(e.g. ``"oracle"``, which sees every hand: for centralised critics, never for the
+actor), and ``"features"`` (N, K, F), ``legal_features(view, legal_moves)`` per legal
+action (rows aligned with ``"legal"``; computed game by game in Python).
 
 **Rewards and the end of a game.** ``reward`` (N,) is the acting (learner) seat's: zero
 until its game ends, then its final reward (``"score"``, ``"score_normalized"``, ``"win"``
@@ -51,7 +57,7 @@ its legal count, and no game advances.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import gymnasium as gym
@@ -60,10 +66,12 @@ from gymnasium.vector import AutoresetMode
 
 import observers
 from big2.board import Board
+from big2.game import View
+from big2.hand_ranking import PASS, HandRanking, catalog
 from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs import codecs
-from envs.batch_observers import batch_encoder
+from envs.batch_observers import batch_encoder, view_of
 from envs.big2_env import REWARDS
 from envs.engine import MAX_COMBOS, Games, Tables, fill_legal, find_actions, legal_ranges
 from envs.opponents import Opponents
@@ -71,13 +79,18 @@ from observers.base import Observer
 
 
 class BatchPolicy(Protocol):
-    """An opponent that answers for many games at once: ``(observations, legal) -> actions``.
+    """An opponent that answers for many games at once: ``(observation dict) -> actions``.
 
-    ``observations`` (M, D) and ``legal`` (M, K) are what the env would return for those M
-    games' acting seats; the result is one action per row (an entry of its legal row).
+    The dict holds what the env would return for those M games' acting seats
+    (``"observation"`` (M, D), ``"legal"`` (M, K), and ``"features"`` when the env has
+    ``legal_features``); the result is one action per row, an entry of its legal row.
     """
 
-    def __call__(self, observations: np.ndarray, legal: np.ndarray) -> np.ndarray: ...
+    def __call__(self, observations: dict[str, np.ndarray]) -> np.ndarray: ...
+
+
+# per legal move of a seat's view, a row of features: (view, legal moves) -> (K, F)
+LegalFeatures = Callable[[View, Sequence[HandRanking]], np.ndarray]
 
 
 class Big2VectorEnv(gym.vector.VectorEnv):
@@ -89,9 +102,11 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         observer: Observer | str = "simple",
         actions: str = "catalog",
         rules: Rules | str = "standard",
-        opponents: Sequence[str | BatchPolicy] | None = None,
+        opponents: Sequence[str | BatchPolicy | list[BatchPolicy]] | None = None,
         reward: str = "score",
         seed: int | None = None,
+        critic_observer: Observer | str | None = None,
+        legal_features: LegalFeatures | None = None,
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
@@ -100,13 +115,15 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
         self.num_envs, self.reward_mode = num_envs, reward
         self.rules = get_rules(rules)
-        self.observer = (
-            observers.make(observer, self.rules) if isinstance(observer, str) else observer
-        )
-        if self.observer.rules != self.rules:
-            raise ValueError(f"observer was built for {self.observer.rules.name}, not {rules}")
+        self.observer = self._observer(observer)
         self.codec = codecs.make(actions, self.rules)
         self.encode, self.vectorised = batch_encoder(self.observer)
+        self.critic_observer: Observer | None = None
+        self.encode_critic = None
+        if critic_observer is not None:
+            self.critic_observer = self._observer(critic_observer)
+            self.encode_critic = batch_encoder(self.critic_observer)[0]
+        self.legal_features = legal_features
         self.games = Games(num_envs, Tables.of(self.rules))
         self._hand_actions = _hand_action_table(self.codec)
         self.opponents = None if opponents is None else Opponents(self, opponents)
@@ -116,14 +133,23 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self._legal_actions = np.full((num_envs, 1), -1, np.int32)
         self._counts = np.zeros(num_envs, np.int64)
 
+    def _observer(self, observer: Observer | str) -> Observer:
+        made = observers.make(observer, self.rules) if isinstance(observer, str) else observer
+        if made.rules != self.rules:
+            raise ValueError(f"observer was built for {made.rules.name}, not {self.rules.name}")
+        return made
+
     def _declare_spaces(self) -> None:
         n, widest = self.codec.n, MAX_COMBOS + 1
         self.single_action_space = gym.spaces.Discrete(n)
         self.action_space = gym.spaces.MultiDiscrete(np.full(self.num_envs, n))
-        legal = gym.spaces.Box(-1, n - 1, (widest,), np.int32)  # K varies; at most this wide
-        self.single_observation_space = gym.spaces.Dict(
-            {"observation": self.observer.space, "legal": legal}
-        )
+        spaces: dict[str, gym.Space[Any]] = {
+            "observation": self.observer.space,
+            "legal": gym.spaces.Box(-1, n - 1, (widest,), np.int32),  # K varies, at most this
+        }
+        if self.critic_observer is not None:
+            spaces["critic"] = self.critic_observer.space
+        self.single_observation_space = gym.spaces.Dict(spaces)
         self.observation_space = gym.vector.utils.batch_space(
             self.single_observation_space, self.num_envs
         )
@@ -231,12 +257,40 @@ class Big2VectorEnv(gym.vector.VectorEnv):
             self.opponents.advance()
 
     def _observe(self) -> dict[str, np.ndarray]:
-        self._legal_moves, self._legal_actions, self._counts = self.legal_of(
-            np.arange(self.num_envs)
-        )
-        obs = np.zeros((self.num_envs, self.observer.size), np.float32)
-        self.encode(self.games, np.arange(self.num_envs), self.games.turn, obs)
-        return {"observation": obs, "legal": self._legal_actions.copy()}
+        slots = np.arange(self.num_envs)
+        self._legal_moves, self._legal_actions, self._counts = self.legal_of(slots)
+        return self.observe(slots, self.games.turn, self._legal_moves, self._legal_actions)
+
+    def observe(
+        self, slots: np.ndarray, seats: np.ndarray, moves: np.ndarray, actions: np.ndarray
+    ) -> dict[str, np.ndarray]:
+        """The observation dict of ``seats`` in ``slots`` whose legal (moves, actions) are
+        given (rows of :meth:`legal_of`)."""
+        obs = np.zeros((len(slots), self.observer.size), np.float32)
+        self.encode(self.games, slots, seats, obs)
+        out = {"observation": obs, "legal": actions.copy()}
+        if self.encode_critic is not None:
+            assert self.critic_observer is not None
+            critic = np.zeros((len(slots), self.critic_observer.size), np.float32)
+            self.encode_critic(self.games, slots, seats, critic)
+            out["critic"] = critic
+        if self.legal_features is not None:
+            out["features"] = self._features(slots, seats, moves)
+        return out
+
+    def _features(self, slots: np.ndarray, seats: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """``legal_features`` of each row's legal moves, aligned with its legal row."""
+        assert self.legal_features is not None
+        cat = catalog(self.rules)
+        rows = []
+        for i, (slot, seat) in enumerate(zip(slots.tolist(), seats.tolist(), strict=True)):
+            legal = tuple(cat[m] if m >= 0 else PASS for m in moves[i].tolist() if m >= -1)
+            rows.append(self.legal_features(view_of(self.games, slot, seat), legal))
+        width = rows[0].shape[1] if rows else 0
+        out = np.zeros((len(slots), moves.shape[1], width), rows[0].dtype if rows else np.int8)
+        for i, row in enumerate(rows):
+            out[i, : len(row)] = row
+        return out
 
     def legal_of(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(moves, actions, counts) of the acting seats of ``slots`` (rows padded with -1)."""

@@ -26,8 +26,8 @@ from big2.rules import CHARLESWORTH, STANDARD
 from envs import codecs
 from training import checkpoint
 from training.checkpoint import CheckpointError
-from training.nets import MaskedActor
-from training.train import Config
+from training.nets import MaskedActor, NumpyLogits
+from training.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -183,7 +183,7 @@ def test_load_agent_plays_its_network_greedily(ckpt):
 
     game = Game(seed=3)
     view, legal = game.view(game.turn), game.legal_moves()
-    logits = net.logits(obs(view)[None], mask(legal, view.hand)[None])[0]
+    logits = NumpyLogits(net)(obs(view), mask(legal, view.hand))
     assert agent.codec.encode(agent.act(view, legal), view.hand) == int(logits.argmax())
 
 

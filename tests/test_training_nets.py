@@ -1,4 +1,4 @@
-"""Unit tests of the network pieces: rest features, the compact legal form and its distribution."""
+"""Unit tests of the network pieces: rest features, legal positions and their distribution."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from big2.cards import parse_cards
 from envs import codecs
 from training.nets import (
     ILLEGAL,
-    LegalCategorical,
     MaskedActor,
+    NumpyLogits,
     action_features,
-    compact,
     hand_offset,
+    legal_distribution,
     rest_features,
+    trim,
 )
 
 
@@ -32,29 +33,45 @@ def test_rest_features_describe_what_a_play_leaves():
     assert pair == pytest.approx([3 / 13, 0.0, 0.0, 1 / 4, 0.0])
 
 
-def test_compact_and_legal_categorical_agree_with_a_softmax_over_legal_actions():
-    values = torch.tensor([[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]])
-    legal = torch.tensor([[True, False, True, True], [False, True, False, False]])
-    dist = LegalCategorical(compact(values, legal))
+def test_the_distribution_over_legal_positions_ignores_the_padding():
+    logits = torch.tensor([[0.0, 2.0, 3.0], [5.0, ILLEGAL, ILLEGAL]])
+    dist = legal_distribution(logits)
     expected = torch.log_softmax(torch.tensor([0.0, 2.0, 3.0]), -1)
-    assert dist.log_prob(torch.tensor([2, 1])).tolist() == pytest.approx([expected[1].item(), 0.0])
-    assert dist.mode.tolist() == [3, 1]
+    assert dist.log_prob(torch.tensor([1, 0])).tolist() == pytest.approx([expected[1].item(), 0.0])
+    assert dist.mode.tolist() == [2, 0]
     samples = torch.stack([dist.sample() for _ in range(200)])
-    assert set(samples[:, 0].tolist()) <= {0, 2, 3} and set(samples[:, 1].tolist()) == {1}
-    assert dist.entropy()[1].item() == pytest.approx(0.0)
+    assert set(samples[:, 0].tolist()) == {0, 1, 2} and set(samples[:, 1].tolist()) == {0}
+    assert dist.entropy()[1].item() == pytest.approx(0.0) and torch.isfinite(dist.entropy()).all()
+
+
+def test_trim_keeps_every_legal_column():
+    legal = np.array([[7, 3, -1, -1, -1], [2, -1, -1, -1, -1]])
+    assert trim(legal).tolist() == [[7, 3], [2, -1]]
+    assert trim(np.full((2, 4), -1)).shape == (2, 1)
 
 
 @pytest.mark.parametrize("rest", [False, True])
-def test_masked_actor_gives_illegal_actions_the_floor(rest):
-    codec = codecs.make("catalog")
+@pytest.mark.parametrize("actions", ["catalog", "hand"])
+def test_masked_actor_scores_legal_positions_and_pads_the_rest(rest, actions):
+    codec = codecs.make(actions)
     features = action_features(codec)
-    assert features is not None and features.shape == (codec.n, 52 + 10 + 1)
+    if actions == "catalog":
+        assert features is not None and features.shape == (codec.n, 52 + 10 + 1)
     hand_at = hand_offset(rest, "simple", "standard")
     actor = MaskedActor(161, codec.n, (16,), features, "mlp", hand_at)
-    mask = np.zeros((1, codec.n), dtype=np.int8)
-    mask[0, [0, 5, codec.pass_action]] = 1
-    logits = actor.logits(np.random.default_rng(0).random((1, 161), dtype=np.float32), mask)
-    assert (logits[0, mask[0] == 0] == ILLEGAL).all() and (logits[0, mask[0] == 1] > ILLEGAL).all()
+    obs = np.random.default_rng(0).random((2, 161), dtype=np.float32)
+    legal = np.array([[0, 5, codec.n - 1, -1], [9, -1, -1, -1]])
+    scores = actor.scores(obs, legal)
+    assert scores.shape == (2, 3)  # trimmed to the widest row
+    assert (
+        (scores[1, 1:] == ILLEGAL).all() and (scores[0] > ILLEGAL).all() and scores[1, 0] > ILLEGAL
+    )
+    # the numpy face for agents: full-width logits, the same scores at the legal actions
+    mask = np.zeros(codec.n, np.int8)
+    mask[[0, 5, codec.n - 1]] = 1
+    full = NumpyLogits(actor)(obs[0], mask)
+    assert full.shape == (codec.n,) and (full[mask == 0] == ILLEGAL).all()
+    assert full[[0, 5, codec.n - 1]] == pytest.approx(scores[0].detach().numpy(), abs=1e-5)
 
 
 def test_rest_features_need_a_hand_piece():

@@ -268,10 +268,10 @@ def test_opponent_moves_are_their_agents_moves():
 def test_batch_policy_opponents_answer_in_one_call():
     calls = []
 
-    def first_legal(observations, legal):
-        calls.append(len(observations))
-        assert observations.shape[1] == observers.make("simple").size
-        return legal[:, 0]
+    def first_legal(observations):
+        calls.append(len(observations["legal"]))
+        assert observations["observation"].shape[1] == observers.make("simple").size
+        return observations["legal"][:, 0]
 
     env = Big2VectorEnv(6, opponents=[first_legal], seed=0)
     obs, _ = env.reset()
@@ -281,7 +281,7 @@ def test_batch_policy_opponents_answer_in_one_call():
     for _ in range(20):
         obs, *_ = env.step(random_actions(obs, np.random.default_rng(0)))
 
-    env = Big2VectorEnv(2, opponents=[lambda o, legal: np.full(len(o), 10**6)], seed=0)
+    env = Big2VectorEnv(2, opponents=[lambda o: np.full(len(o["legal"]), 10**6)], seed=0)
     with pytest.raises(ValueError, match="not legal"):
         env.reset()
 

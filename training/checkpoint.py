@@ -15,10 +15,10 @@ import torch
 
 from big2.rules import Rules
 from big2.rules import get as get_rules
-from envs import codecs
 from envs.policy_agent import PolicyAgent
+from training.config import Config
 from training.features import plan_features
-from training.nets import MaskedActor, NumpyLogits, QNet, action_features, hand_offset
+from training.nets import MaskedActor, NumpyLogits, QNet, make_actor
 
 FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
@@ -71,21 +71,16 @@ def resolve(path: Path | str) -> Path:
     return SHIPPED if str(path) == "trained" else Path(path)
 
 
+def config_of(data: dict[str, Any]) -> Config:
+    """The :class:`Config` of a checkpoint (older checkpoints: the settings they used)."""
+    return Config.from_dict({**LATER_KEYS, **data["config"]})
+
+
 def actor_from(data: dict[str, Any]) -> MaskedActor:
     """The acting network of a checkpoint (PPO's actor or DQN's Q-network), in eval mode."""
-    cfg = data["config"]
-    obs_size, n = cfg["obs_size"], cfg["n_actions"]
-    hidden = tuple(cfg["hidden"])
-    features = action_features(codecs.make(cfg["actions"], get_rules(cfg["rules"])))
-    head = setting(cfg, "action_head")
-    hand_at = hand_offset(setting(cfg, "action_rest"), cfg["observer"], cfg["rules"])
-    plan = setting(cfg, "plan_features")
-    if cfg["algo"] == "ppo":
-        net = MaskedActor(obs_size, n, hidden, features, head, hand_at, plan)
-        prefix = "policy.actor."
-    else:
-        net = QNet(obs_size, n, hidden, features, head, hand_at, plan)
-        prefix = "policy.model."
+    cfg = config_of(data)
+    net = make_actor(cfg, MaskedActor if cfg.algo == "ppo" else QNet)
+    prefix = "policy.actor." if cfg.algo == "ppo" else "policy.model."
     weights = {k[len(prefix) :]: v for k, v in data["state"].items() if k.startswith(prefix)}
     try:
         net.load_state_dict(weights)

@@ -2,8 +2,9 @@
 
 The catalog actor already describes an action by its cards, its category and what it
 leaves in the hand grouped by rank (see :func:`training.nets.rest_features`). These
-features add what a network finds hard to compute on its own, one row per feature and
-one column per action (0 for illegal actions), as ``int8``:
+features add what a network finds hard to compute on its own: one row per legal move,
+in the order of the legal moves (for the catalog codec, ascending action order), one
+column per feature, as ``int8``:
 
 0. ``delta``: how the play changes the cost of shedding the hand, in half turns
    (:func:`big2.players.heuristic.plan_cost`, which searches five-card hands): -2 for a play
@@ -18,18 +19,15 @@ decides how far to follow it. All four come from the seat's own view, so an agen
 using them stays a fair player.
 
 >>> from big2.game import Game
->>> from envs import codecs
 >>> game = Game(seed=5)
->>> codec = codecs.make("catalog")
->>> rows = plan_features(game.view(game.turn), game.legal_moves(), codec)
->>> rows.shape, rows.dtype, int(rows[3].sum())  # one heuristic choice
-((4, 17859), dtype('int8'), 1)
+>>> rows = plan_features(game.view(game.turn), game.legal_moves())
+>>> rows.shape, rows.dtype, int(rows[:, 3].sum())  # one legal move (3D), the choice
+((1, 4), dtype('int8'), 1)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -43,21 +41,20 @@ SCALE = (0.25, 1.0, 1.0, 1.0)  # delta in half turns -> about [-0.5, 3]; flags a
 _HEURISTIC = HeuristicAgent()
 
 
-def plan_features(view: View, legal_moves: Sequence[HandRanking], codec: Any) -> np.ndarray:
-    """``(PLAN_FEATURES, codec.n)`` int8 features of each legal action (see module)."""
-    out = np.zeros((PLAN_FEATURES, codec.n), dtype=np.int8)
+def plan_features(view: View, legal_moves: Sequence[HandRanking]) -> np.ndarray:
+    """``(len(legal_moves), PLAN_FEATURES)`` int8 features of each legal move (see module)."""
+    out = np.zeros((len(legal_moves), PLAN_FEATURES), dtype=np.int8)
     if not legal_moves:
         return out
     rules, hand = view.rules, view.hand
     now = plan_cost(hand, rules)
     plan = set(make_plan(hand, rules))
     choice = _HEURISTIC.act(view, legal_moves)
-    for move in legal_moves:
-        action = codec.encode(move, hand)
+    for row, move in enumerate(legal_moves):
         if move:
             delta = round(2 * (plan_cost(hand & ~move.cards, rules) - now))
-            out[0, action] = max(-127, min(127, delta))
-            out[1, action] = is_control(move, view)
-            out[2, action] = move in plan
-        out[3, action] = move == choice
+            out[row, 0] = max(-127, min(127, delta))
+            out[row, 1] = is_control(move, view)
+            out[row, 2] = move in plan
+        out[row, 3] = move == choice
     return out

@@ -1,7 +1,11 @@
-"""Networks for masked Big Two actions: a shared-shape MLP actor, critic and Q-network.
+"""Networks over legal actions only: an MLP actor, critic and Q-network for masked Big Two.
 
-Illegal actions get logits (or Q-values) of -1e9, not -inf, so entropies stay finite.
-The actor returns logits (for Tianshou's ``DiscreteActorPolicy``), not probabilities.
+A batch of positions comes with ``legal`` (B, K): each row's legal action ids first,
+padded with -1 (the vector env's ``"legal"``). Networks score those K positions and
+return (B, K) logits or Q-values, padding at -1e9 (not -inf, so entropies stay finite);
+a policy's action is a *position* in its row, and ``legal[row, position]`` is the env
+action. No full-width (17,859) mask or logit row reaches torch. Device moves happen in
+:func:`to_tensor` only.
 """
 
 from __future__ import annotations
@@ -17,10 +21,15 @@ from tianshou.data import Batch, to_numpy
 from torch import nn
 
 import observers
+from big2.rules import get as get_rules
+from envs import codecs
+from envs.engine import MAX_COMBOS
+from training.config import Config
 from training.features import PLAN_FEATURES
 from training.features import SCALE as PLAN_SCALE
 
 ILLEGAL = -1e9
+REST_FEATURES = 5
 
 
 def mlp(sizes: Sequence[int]) -> nn.Sequential:
@@ -31,68 +40,22 @@ def mlp(sizes: Sequence[int]) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
-def _tensor(x: Any, dtype: torch.dtype = torch.float32) -> torch.Tensor:
-    return (
-        x.to(dtype) if isinstance(x, torch.Tensor) else torch.as_tensor(np.asarray(x), dtype=dtype)
-    )
+def to_tensor(x: Any, device: torch.device, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """``x`` as a tensor of ``dtype`` on ``device`` (the one place inputs change device)."""
+    if isinstance(x, torch.Tensor):
+        return x.to(device=device, dtype=dtype)
+    return torch.as_tensor(np.asarray(x), dtype=dtype, device=device)
 
 
-class LegalCategorical(torch.distributions.Distribution):
-    """A categorical distribution over each row's legal actions only.
+def trim(legal: Any) -> np.ndarray:
+    """Drop the columns of ``legal`` that are padding in every row (at least one stays).
 
-    Built from the compact actor output (batch, L, 2): scores and action ids, padded
-    with score -1e9 and id -1. Sampling, log-probabilities and entropy cost O(L)
-    instead of O(number of actions); samples and ``log_prob`` use action ids.
+    >>> trim(np.array([[4, 9, -1, -1], [3, -1, -1, -1]])).tolist()
+    [[4, 9], [3, -1]]
     """
-
-    arg_constraints: dict[str, Any] = {}  # noqa: RUF012
-
-    def __init__(self, compact: torch.Tensor) -> None:
-        self.inner = torch.distributions.Categorical(logits=compact[..., 0])
-        self.ids = compact[..., 1].long()
-        super().__init__(batch_shape=self.inner.batch_shape, validate_args=False)
-
-    def sample(self, sample_shape: Any = ()) -> torch.Tensor:
-        return self._to_ids(self.inner.sample(torch.Size(sample_shape)))
-
-    @property
-    def mode(self) -> torch.Tensor:
-        logits: torch.Tensor = self.inner.logits
-        return self._to_ids(logits.argmax(-1))
-
-    def log_prob(self, value: torch.Tensor) -> torch.Tensor:
-        position = (self.ids == torch.as_tensor(value).long().unsqueeze(-1)).float().argmax(-1)
-        out: torch.Tensor = self.inner.log_prob(position)
-        return out
-
-    def entropy(self) -> torch.Tensor:
-        out: torch.Tensor = self.inner.entropy()
-        return out
-
-    @property
-    def variance(self) -> torch.Tensor:
-        out: torch.Tensor = self.inner.variance  # NaN, as torch's Categorical (Tianshou logs it)
-        return out
-
-    def _to_ids(self, position: torch.Tensor) -> torch.Tensor:
-        ids: torch.Tensor = self.ids.gather(-1, position.unsqueeze(-1)).squeeze(-1)
-        return ids
-
-
-def compact(values: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
-    """Full-width masked values (batch, n) -> (batch, L, 2) of legal scores and action ids."""
-    rows, cols = legal.nonzero(as_tuple=True)
-    counts = legal.sum(-1)
-    width = max(int(counts.max()), 1)
-    slot = torch.arange(len(rows)) - torch.repeat_interleave(counts.cumsum(0) - counts, counts)
-    out = torch.full((legal.shape[0], width, 2), -1.0)
-    out[..., 0] = ILLEGAL
-    out[rows, slot, 0] = values[rows, cols]
-    out[rows, slot, 1] = cols.to(out.dtype)
-    return out
-
-
-REST_FEATURES = 5
+    arr: np.ndarray = to_numpy(legal)
+    width = max(1, int((arr >= 0).sum(axis=1).max()) if len(arr) else 1)
+    return arr[:, :width]
 
 
 def hand_offset(enabled: bool, observer: str, rules: str) -> int | None:
@@ -126,12 +89,29 @@ def rest_features(hand: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
     ).to(hand.dtype)
 
 
+def action_features(codec: Any) -> np.ndarray | None:
+    """Per action of a catalog codec: 52 cards, category one-hot (10), pass flag; else None."""
+    catalog = getattr(codec, "catalog", None)
+    if catalog is None:
+        return None
+    n_rankings = 10
+    out = np.zeros((codec.n, 52 + n_rankings + 1), dtype=np.float32)
+    for combo in catalog:
+        for card in range(52):
+            if combo.cards >> card & 1:
+                out[combo.index, card] = 1.0
+        out[combo.index, 52 + combo.ranking - 1] = 1.0
+    out[codec.pass_action, -1] = 1.0
+    return out
+
+
 class ActionScorer(nn.Module):
-    """Scores only the legal actions: ``<state embedding, embedding of the action's features>``.
+    """Scores legal actions: ``<state embedding, embedding of the action's features>``.
 
     For the catalog codec an action's meaning is fixed, so it is described by features
-    (its 52 cards, its category, a pass flag) and similar combinations share what is
-    learned. Work is proportional to the number of legal actions, not to 17,859.
+    (its 52 cards, its category, a pass flag; optionally what it leaves in the hand and
+    the planner's view of it) and similar combinations share what is learned. Work grows
+    with the number of legal actions, not with 17,859.
     """
 
     def __init__(
@@ -146,19 +126,14 @@ class ActionScorer(nn.Module):
         super().__init__()
         if head not in ("dot", "mlp"):
             raise ValueError(f"action head must be 'dot' or 'mlp', got {head!r}")
-        # hand_at: where the observation's 52 hand bits start; then each action also gets
-        # features of what it leaves in the hand (see rest_features)
-        self.hand_at = hand_at
-        # plan: each action also gets its column of the plan features (training.features)
-        self.plan = plan
+        self.hand_at, self.plan = hand_at, plan
         n_features = (
             features.shape[1]
             + (REST_FEATURES if hand_at is not None else 0)
             + (PLAN_FEATURES if plan else 0)
         )
         # derived from the codec, so not saved in checkpoints (persistent=False)
-        features_t = torch.as_tensor(features, dtype=torch.float32)
-        self.register_buffer("features", features_t, persistent=False)
+        self.register_buffer("features", torch.as_tensor(features), persistent=False)
         self.register_buffer("plan_scale", torch.tensor(PLAN_SCALE), persistent=False)
         self.state = nn.Linear(width, embed)
         self.action = nn.Sequential(nn.Linear(n_features, embed), nn.ReLU(),
@@ -172,23 +147,17 @@ class ActionScorer(nn.Module):
         )
 
     def forward(
-        self,
-        hidden: torch.Tensor,
-        mask: torch.Tensor,
-        obs: torch.Tensor | None = None,
-        plan: Any = None,
+        self, hidden: torch.Tensor, legal: torch.Tensor, obs: torch.Tensor, plan: Any = None
     ) -> torch.Tensor:
-        rows, cols = mask.nonzero(as_tuple=True)
-        f = self.features[cols]  # type: ignore[index]
+        rows, slots = (legal >= 0).nonzero(as_tuple=True)
+        f = self.features[legal[rows, slots]]  # type: ignore[index]
         if self.hand_at is not None:
-            assert obs is not None
             hand = obs[rows, self.hand_at : self.hand_at + 52]
             f = torch.cat([f, rest_features(hand, f[:, :52])], -1)
         if self.plan:
             if plan is None:
                 raise ValueError("this actor scores actions with plan features; pass `plan`")
-            # index the int8 array first: only the legal columns become floats
-            picked = torch.as_tensor(np.asarray(plan))[rows, :, cols].to(f.dtype)
+            picked = to_tensor(np.asarray(plan)[:, : legal.shape[1]], f.device)[rows, slots]
             scale: torch.Tensor = self.plan_scale  # type: ignore[assignment]
             f = torch.cat([f, picked * scale], -1)
         state, action = self.state(hidden)[rows], self.action(f)
@@ -196,16 +165,17 @@ class ActionScorer(nn.Module):
             scores = self.joint(torch.cat([state, action], -1)).squeeze(-1)
         else:
             scores = (state * action).sum(-1) + self.bias(f).squeeze(-1)
-        out = torch.full(mask.shape, ILLEGAL, dtype=scores.dtype)
-        out[rows, cols] = scores
+        out = torch.full(legal.shape, ILLEGAL, dtype=scores.dtype, device=scores.device)
+        out[rows, slots] = scores
         return out
 
 
 class MaskedActor(nn.Module):
-    """obs Batch (``.obs``, ``.mask``) -> masked logits, state.
+    """Observations and legal ids -> logits over the legal positions (B, K).
 
-    With ``features`` (one row per action) the head is an :class:`ActionScorer`;
-    without, a linear layer over all actions.
+    With ``features`` (one row per action: the catalog codec) the head is an
+    :class:`ActionScorer`; without, a linear layer whose rows for the legal actions are
+    gathered (the hand codec).
     """
 
     def __init__(
@@ -231,28 +201,42 @@ class MaskedActor(nn.Module):
 
     @property
     def uses_plan(self) -> bool:
-        """Whether :meth:`logits` needs the plan features of the position."""
+        """Whether :meth:`scores` needs the plan features of the legal actions."""
         return self.scorer is not None and self.scorer.plan
 
-    def logits(self, obs: Any, mask: Any, plan: Any = None) -> torch.Tensor:
-        x, legal = _tensor(obs), _tensor(mask, torch.bool)
+    @property
+    def device(self) -> torch.device:
+        return next(self.parameters()).device
+
+    def scores(self, obs: Any, legal: Any, plan: Any = None) -> torch.Tensor:
+        """(B, K) logits of the legal positions of ``legal`` (trimmed), padding at -1e9."""
+        ids = trim(legal)
+        x = to_tensor(obs, self.device)
+        legal_t = to_tensor(ids, self.device, torch.long)
         h = self.body(x)
         if self.scorer is not None:
-            scored: torch.Tensor = self.scorer(h, legal, x, plan)
+            scored: torch.Tensor = self.scorer(h, legal_t, x, plan)
             return scored
         assert self.head is not None
-        full: torch.Tensor = self.head(h)
-        return full.masked_fill(~legal, ILLEGAL)
+        valid = legal_t >= 0
+        safe = legal_t.clamp(min=0)
+        weight, bias = self.head.weight[safe], self.head.bias[safe]  # (B, K, H), (B, K)
+        out: torch.Tensor = (weight * h.unsqueeze(1)).sum(-1) + bias
+        return out.masked_fill(~valid, ILLEGAL)
 
     def forward(self, obs: Any, state: Any = None, info: Any = None) -> tuple[torch.Tensor, Any]:
-        """The compact (batch, L, 2) form for :class:`LegalCategorical` (Tianshou's actor call)."""
-        legal = _tensor(obs.mask, torch.bool)
+        """Tianshou's actor call: ``obs`` is the Batch (``.obs``, ``.legal``[, ``.plan``])."""
         plan = obs.plan if self.uses_plan else None
-        return compact(self.logits(obs.obs, legal, plan), legal), state
+        return self.scores(obs.obs, obs.legal, plan), state
+
+
+def legal_distribution(logits: torch.Tensor) -> torch.distributions.Categorical:
+    """The policy's distribution over legal positions (padding has logit -1e9)."""
+    return torch.distributions.Categorical(logits=logits)
 
 
 class Critic(nn.Module):
-    """obs Batch -> state value (batch, 1), read from ``obs.<key>`` ("critic": centralised)."""
+    """obs Batch -> state value (B, 1), read from ``obs.<key>`` ("critic": centralised)."""
 
     def __init__(self, obs_size: int, hidden: Sequence[int] = (512, 256), key: str = "obs") -> None:
         super().__init__()
@@ -261,52 +245,32 @@ class Critic(nn.Module):
         self.key = key
 
     def forward(self, obs: Any, **kwargs: Any) -> torch.Tensor:
-        return self.head(self.body(_tensor(getattr(obs, self.key))))  # type: ignore[no-any-return]
+        x = to_tensor(getattr(obs, self.key), next(self.parameters()).device)
+        return self.head(self.body(x))  # type: ignore[no-any-return]
 
 
 class QNet(MaskedActor):
-    """obs Batch (``.obs``, ``.mask``) -> Q-values, illegal actions at -1e9.
-
-    Tianshou's DQN policy hands its model ``obs.obs`` only; :class:`MaskedQPolicy`
-    hands it the whole Batch so the scorer sees the mask.
-    """
-
-    def forward(self, obs: Any, state: Any = None, info: Any = None) -> tuple[torch.Tensor, Any]:
-        return self.logits(obs.obs, obs.mask, obs.plan if self.uses_plan else None), state
+    """obs Batch -> Q-values of the legal positions (B, K), padding at -1e9."""
 
 
 class MaskedQPolicy(DiscreteQLearningPolicy):
-    """Tianshou's DQN policy, calling its model with the observation Batch (obs and mask)."""
+    """Tianshou's DQN policy over legal positions: its mask is ``legal >= 0`` (B, K)."""
 
     def forward(self, batch: Any, state: Any = None, model: Any = None) -> Any:
         model = self.model if model is None else model
-        obs = batch.obs
-        values, hidden = model(obs, state=state, info=batch.info)
-        q = self.compute_q_value(values, getattr(obs, "mask", None))
+        values, hidden = model(batch.obs, state=state, info=batch.info)
+        mask = trim(batch.obs.legal) >= 0
+        q = self.compute_q_value(values, mask)
         return Batch(logits=values, act=to_numpy(q.argmax(dim=1)), state=hidden)
-
-
-def action_features(codec: Any) -> np.ndarray | None:
-    """Per action of a catalog codec: 52 cards, category one-hot (10), pass flag; else None."""
-    catalog = getattr(codec, "catalog", None)
-    if catalog is None:
-        return None
-    n_rankings = 10
-    out = np.zeros((codec.n, 52 + n_rankings + 1), dtype=np.float32)
-    for combo in catalog:
-        for card in range(52):
-            if combo.cards >> card & 1:
-                out[combo.index, card] = 1.0
-        out[combo.index, 52 + combo.ranking - 1] = 1.0
-    out[codec.pass_action, -1] = 1.0
-    return out
 
 
 class NumpyLogits:
     """The network as a policy for :class:`envs.policy_agent.PolicyAgent`: (observation,
-    mask[, plan features]) -> masked logits (numpy) on one position.
+    mask[, plan rows]) -> logits over every action (numpy; -1e9 off the mask).
 
-    A class, not a closure, so agents holding it pickle into arena workers.
+    Only the legal actions reach the network; ``plan`` has one row per legal action in
+    ascending action order. A class, not a closure, so agents holding it pickle into
+    arena workers.
     """
 
     def __init__(self, net: MaskedActor) -> None:
@@ -315,7 +279,31 @@ class NumpyLogits:
     def __call__(
         self, obs: np.ndarray, mask: np.ndarray, plan: np.ndarray | None = None
     ) -> np.ndarray:
+        legal = np.flatnonzero(mask)
         with torch.no_grad():
-            out = self.net.logits(obs[None], mask[None], None if plan is None else plan[None])
-        result: np.ndarray = out[0].numpy()
-        return result
+            scores = self.net.scores(obs[None], legal[None], None if plan is None else plan[None])
+        out = np.full(mask.shape, ILLEGAL, dtype=np.float32)
+        out[legal] = scores[0].cpu().numpy()
+        return out
+
+
+def sizes(cfg: Config) -> tuple[int, int, int]:
+    """(observation size, number of actions, critic input size), derived from the config."""
+    rules = get_rules(cfg.rules)
+    obs = observers.make(cfg.observer, rules).size
+    critic = observers.make(cfg.critic_observer, rules).size if cfg.critic_observer else obs
+    return obs, codecs.make(cfg.actions, rules).n, critic
+
+
+def store_width(cfg: Config) -> int:
+    """The most legal actions a position can have (the width of a DQN buffer's lists)."""
+    return min(MAX_COMBOS + 1, sizes(cfg)[1])
+
+
+def make_actor(cfg: Config, kind: type[MaskedActor] = MaskedActor) -> MaskedActor:
+    """The acting network a config describes: PPO's actor, or DQN's Q-network (``QNet``)."""
+    obs_size, n_actions, _ = sizes(cfg)
+    codec = codecs.make(cfg.actions, get_rules(cfg.rules))
+    hand_at = hand_offset(cfg.action_rest, cfg.observer, cfg.rules)
+    return kind(obs_size, n_actions, cfg.hidden, action_features(codec), cfg.action_head,
+                hand_at, cfg.plan_features)  # fmt: skip
