@@ -18,12 +18,15 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# the shipped agent's recipe, short: 100k learner decisions, an evaluation every 10k
 train: $(STAMP)
-	$(BIN)/python -m training.train --plan-features --action-head mlp --run-dir runs/quick
+	$(BIN)/python -m training.train --plan-features --action-head mlp --steps 100000 \
+		--epoch-steps 10000 --eval-deals 50 --run-dir runs/quick --overwrite
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.rules
 	$(BIN)/python -m bench.env
+	$(BIN)/python -m bench.vector
 	$(BIN)/python -m bench.train
 	$(BIN)/python -m bench.search
 

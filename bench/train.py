@@ -19,6 +19,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 from typing import Any
 
 PLAN = {"plan_features": True, "action_head": "mlp"}
@@ -36,8 +37,9 @@ def measure(steps: int, extra: dict[str, Any], threads: int) -> dict[str, float]
     import torch
     from tianshou.utils.torch_utils import policy_within_training_step
 
+    from training.build import make_algorithm
     from training.config import Config
-    from training.train import Run, RunState, make_algorithm
+    from training.loop import Run, RunState
 
     torch.set_num_threads(threads)
     with tempfile.TemporaryDirectory() as run_dir:
@@ -46,7 +48,7 @@ def measure(steps: int, extra: dict[str, Any], threads: int) -> dict[str, float]
                                 "threads": threads, **extra})  # fmt: skip
         algorithm = make_algorithm(cfg)
         with policy_within_training_step(algorithm.policy):
-            run = Run(cfg, __import__("pathlib").Path(run_dir), algorithm, RunState())
+            run = Run(cfg, Path(run_dir), algorithm, RunState())
             run.run()
         collect, update = run.timing["collect"], run.timing["update"]
         buffer = run.buffer

@@ -73,7 +73,8 @@ from big2.rules import get as get_rules
 from envs import codecs
 from envs.batch_observers import batch_encoder, view_of
 from envs.big2_env import REWARDS
-from envs.engine import MAX_COMBOS, Games, Tables, fill_legal, find_actions, legal_ranges
+from envs.engine import MAX_COMBOS, Games, Tables
+from envs.kernels.turns import fill_legal, find_actions, legal_ranges
 from envs.opponents import Opponents
 from observers.base import Observer
 

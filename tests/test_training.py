@@ -22,18 +22,11 @@ import torch
 
 from big2.evaluation.arena import evaluate as arena
 from training import checkpoint
+from training.build import acting_net, load_init, make_algorithm, scoped_seed
 from training.config import Config
+from training.loop import RunState, epoch_scores
 from training.nets import NumpyLogits, sizes
-from training.train import (
-    RunState,
-    acting_net,
-    epoch_scores,
-    load_init,
-    main,
-    make_algorithm,
-    scoped_seed,
-    train,
-)
+from training.train import main, train
 
 TINY = {"steps": 512, "epoch_steps": 256, "envs": 2, "collect_steps": 128, "batch_size": 64,
         "eval_deals": 2, "hidden": (64, 32), "buffer_size": 2000}  # fmt: skip

@@ -26,8 +26,8 @@ from big2.rules import CHARLESWORTH, STANDARD
 from envs import codecs
 from training import checkpoint
 from training.checkpoint import CheckpointError
-from training.nets import MaskedActor, NumpyLogits
 from training.config import Config
+from training.nets import MaskedActor, NumpyLogits
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 import torch
 
+from training.build import scoped_seed
 from training.config import Config, parse_args
-from training.train import main, scoped_seed, train
+from training.train import main, train
 
 SMALL = {"steps": 8, "epoch_steps": 8, "envs": 1, "eval_deals": 1, "hidden": (8,)}
 

@@ -15,9 +15,9 @@ from big2.players.heuristic import HeuristicAgent, is_control, make_plan, plan_c
 from envs import codecs
 from envs.policy_agent import PolicyAgent
 from envs.vector import Big2VectorEnv
+from training.config import Config
 from training.features import PLAN_FEATURES, plan_features
 from training.nets import MaskedActor, NumpyLogits, action_features
-from training.train import Config
 
 CODEC = codecs.make("catalog")
 

@@ -10,9 +10,10 @@ import pytest
 import torch
 
 from training import checkpoint
-from training import train as train_module
+from training import loop as train_module
+from training.build import make_algorithm
 from training.config import Config
-from training.train import Run, RunState, make_algorithm
+from training.loop import Run, RunState
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -7,9 +7,9 @@ import pytest
 import torch
 from tianshou.utils.torch_utils import policy_within_training_step
 
+from training.build import make_algorithm, make_env
 from training.config import Config
 from training.rollout import Rollout, to_buffer
-from training.train import make_algorithm, make_env
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -1,0 +1,143 @@
+"""The pieces a training run is built from: its env, its algorithm, its starting weights.
+
+>>> from training.config import Config
+>>> cfg = Config(hidden=(16,), envs=2)
+>>> make_env(cfg, seed=0).num_envs, type(make_algorithm(cfg)).__name__
+(2, 'PPO')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+from tianshou.algorithm.modelfree.dqn import DQN
+from tianshou.algorithm.modelfree.ppo import PPO
+from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy
+from tianshou.algorithm.optim import AdamOptimizerFactory
+
+from envs.vector import Big2VectorEnv
+from training import checkpoint
+from training.config import SELF, Config
+from training.features import plan_features
+from training.nets import (
+    Critic,
+    MaskedActor,
+    MaskedQPolicy,
+    QNet,
+    legal_distribution,
+    make_actor,
+    sizes,
+    store_width,
+)
+from training.rollout import SnapshotPolicy
+
+
+def device_of(cfg: Config) -> torch.device:
+    """The torch device of the run (``auto``: cuda when available)."""
+    if cfg.device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(cfg.device)
+
+
+def make_env(cfg: Config, seed: int, pool: list[SnapshotPolicy] | None = None) -> Big2VectorEnv:
+    """The vector env of a run; ``pool`` holds the ``self`` snapshots (shared and growing;
+    while it is empty, or without one, ``self`` plays as ``random``)."""
+    mix: list[Any] | None = None
+    if not cfg.all_seats:
+        self_play = pool if pool is not None else "random"
+        mix = [self_play if spec == SELF else spec for spec in cfg.opponents]
+    critic = cfg.critic_observer if cfg.algo == "ppo" and cfg.critic_observer else None
+    return Big2VectorEnv(
+        cfg.envs, cfg.observer, cfg.actions, cfg.rules, opponents=mix, reward=cfg.reward,
+        seed=seed, critic_observer=critic, legal_features=plan_features if cfg.plan_features
+        else None,
+    )  # fmt: skip
+
+
+def make_algorithm(cfg: Config) -> PPO | DQN:
+    """Masked PPO (actor + critic) or masked DQN, on the run's device."""
+    positions = gym.spaces.Discrete(store_width(cfg))  # a policy acts by legal position
+    optim = AdamOptimizerFactory(lr=cfg.lr)
+    if cfg.algo == "ppo":
+        policy = DiscreteActorPolicy(
+            actor=make_actor(cfg),  # type: ignore[arg-type]  # returns (logits, state)
+            dist_fn=legal_distribution,
+            action_space=positions,
+        )
+        critic_key = "critic" if cfg.critic_observer else "obs"
+        critic = Critic(sizes(cfg)[2], cfg.hidden, key=critic_key)
+        algorithm: PPO | DQN = PPO(policy=policy, critic=critic, optim=optim, gamma=cfg.gamma,
+                                   ent_coef=cfg.ent_coef, max_grad_norm=0.5)  # fmt: skip
+    else:
+        q_policy = MaskedQPolicy(model=make_actor(cfg, QNet), action_space=positions,
+                                 eps_training=cfg.eps_train, eps_inference=0.0)  # fmt: skip
+        algorithm = DQN(policy=q_policy, optim=optim, gamma=cfg.gamma, target_update_freq=500)
+    return algorithm.to(device_of(cfg))
+
+
+def acting_net(algorithm: PPO | DQN) -> MaskedActor:
+    """The network that picks actions: PPO's actor or DQN's Q-network."""
+    net = algorithm.policy.actor if isinstance(algorithm, PPO) else algorithm.policy.model
+    assert isinstance(net, MaskedActor)
+    return net
+
+
+# what a checkpoint given to --init must share with the run
+ARCHITECTURE = ("algo", "observer", "actions", "rules", "hidden", "action_head", "action_rest",
+                "plan_features")  # fmt: skip
+
+
+def load_init(cfg: Config, algorithm: PPO | DQN) -> None:
+    """Load the networks of checkpoint ``cfg.init`` into ``algorithm`` (not its optimizer).
+
+    The acting network always; PPO's critic too when the checkpoint has one of the same
+    shape (an exported agent has none: the critic starts fresh); DQN's target network
+    becomes a copy of the loaded Q-network. A checkpoint built differently raises
+    ``ValueError`` naming the settings that differ, and ``algorithm`` is left unchanged.
+    """
+    try:
+        data = checkpoint.load(cfg.init)
+    except checkpoint.CheckpointError as e:
+        raise ValueError(f"--init: {e}") from None
+    saved, mine = data["config"], cfg.to_dict()
+    differ = [
+        f"{k}: {checkpoint.setting(saved, k)!r} there, {mine[k]!r} here"
+        for k in ARCHITECTURE
+        if checkpoint.setting(saved, k) != mine[k]
+    ]
+    if differ:
+        raise ValueError(f"--init {cfg.init} was trained with other networks ({'; '.join(differ)})")
+    state = algorithm.state_dict()
+    acting = "policy.actor." if cfg.algo == "ppo" else "policy.model."
+    loaded = {k: v for k, v in data["state"].items() if k.startswith(acting)}
+    critic = {k: v for k, v in data["state"].items() if k.startswith("critic.")}
+    if critic and all(k in state and state[k].shape == v.shape for k, v in critic.items()):
+        loaded.update(critic)
+    if cfg.algo == "dqn":
+        target = "model_old.module."
+        loaded.update({target + k[len(acting) :]: v for k, v in loaded.items()})
+    mismatched = [k for k, v in loaded.items() if k not in state or state[k].shape != v.shape]
+    if mismatched or not any(k.startswith(acting) for k in loaded):
+        raise ValueError(f"--init {cfg.init}: its weights do not fit this run's networks")
+    algorithm.load_state_dict({**state, **loaded})
+
+
+@contextmanager
+def scoped_seed(seed: int) -> Iterator[None]:
+    """Seed torch, numpy and random for the block; restore their states afterwards."""
+    np_state, py_state = np.random.get_state(), random.getstate()
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        np.random.seed(seed % 2**32)
+        random.seed(seed)
+        try:
+            yield
+        finally:
+            np.random.set_state(np_state)
+            random.setstate(py_state)

@@ -1,0 +1,222 @@
+"""The training loop: collect, update, and after every epoch evaluate, snapshot and save.
+
+:class:`Run` drives one run; :class:`RunState` is what a checkpoint resumes besides the
+networks. Evaluations play the greedy policy in the arena against three copies of each
+evaluation opponent on the same fixed duplicate deals every time (``--eval-seed``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tianshou.algorithm.modelfree.dqn import DQN
+from tianshou.algorithm.modelfree.ppo import PPO
+from tianshou.data import VectorReplayBuffer
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+from big2.evaluation import evaluate as arena
+from big2.rules import get as get_rules
+from envs.policy_agent import PolicyAgent
+from training import checkpoint
+from training.build import acting_net, make_env
+from training.config import SELF, Config
+from training.features import plan_features
+from training.nets import MaskedActor, NumpyLogits, store_width
+from training.plot import plot_curve
+from training.rollout import Chunk, Episodes, Rollout, SnapshotPolicy, add, to_buffer
+
+
+@dataclass
+class RunState:
+    """What a checkpoint resumes besides the networks: counters, history, snapshots."""
+
+    epoch: int = 0
+    env_step: int = 0
+    update_step: int = 0
+    history: list[dict[str, Any]] = field(default_factory=list)
+    snapshots: list[dict[str, Any]] = field(default_factory=list)  # actor state dicts
+
+    @classmethod
+    def from_checkpoint(cls, data: dict[str, Any]) -> RunState:
+        return cls(*(data[k] for k in ("epoch", "env_step", "update_step", "history",
+                                       "snapshots")))  # fmt: skip
+
+
+def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, Any]]:
+    """Arena results of the greedy policy against three copies of each eval opponent."""
+    rules = get_rules(cfg.rules)
+    agent = PolicyAgent(NumpyLogits(net), cfg.observer, cfg.actions, rules, name="learner",
+                        features=plan_features if cfg.plan_features else None)  # fmt: skip
+    rows = []
+    for name in cfg.eval_opponents:
+        a = arena([agent, name, name, name], cfg.eval_deals, cfg.eval_seed, rules).agents[0]
+        rows.append({"env_step": step, "opponent": name, "win_share": a.win_share,
+                     "win_share_ci": a.win_share_ci, "mean_score": a.mean_score,
+                     "mean_score_ci": a.mean_score_ci, "deals": cfg.eval_deals})  # fmt: skip
+    return rows
+
+
+def selection_key(cfg: Config) -> str:
+    """What ``best.pt`` maximises: win share for the ``win`` reward, else mean score."""
+    return "win_share" if cfg.reward == "win" else "mean_score"
+
+
+def epoch_scores(history: list[dict[str, Any]], key: str = "mean_score") -> dict[int, float]:
+    """Per evaluation step, ``key`` averaged over the evaluation opponents.
+
+    >>> rows = [{"env_step": 5, "mean_score": 1.0}, {"env_step": 5, "mean_score": 3.0}]
+    >>> epoch_scores(rows)
+    {5: 2.0}
+    """
+    by_step: dict[int, list[float]] = {}
+    for row in history:
+        by_step.setdefault(row["env_step"], []).append(row[key])
+    return {step: float(np.mean(scores)) for step, scores in by_step.items()}
+
+
+class Run:
+    """One training run's loop: collect, update, and after every epoch evaluate and save."""
+
+    def __init__(self, cfg: Config, run_dir: Path, algorithm: PPO | DQN, state: RunState) -> None:
+        self.cfg, self.run_dir, self.algorithm, self.state = cfg, run_dir, algorithm, state
+        self.pool: list[SnapshotPolicy] = []
+        for weights in state.snapshots:
+            self.pool.append(self._snapshot(weights, len(self.pool)))
+        seed = cfg.seed * 1000 + state.epoch * 7919  # fresh deals after a resume
+        env = make_env(cfg, seed, self.pool)
+        self.rollout = Rollout(env, algorithm.policy, seed, cfg.all_seats)
+        # a resumed run drops what a crashed continuation logged after its checkpoint
+        self.writer = SummaryWriter(str(run_dir / "tb"), purge_step=state.env_step + 1)
+        self.best = max(epoch_scores(state.history, selection_key(cfg)).values(), default=-np.inf)
+        self.rng = np.random.default_rng([cfg.seed, state.epoch])
+        self.buffer: VectorReplayBuffer | None = None  # DQN's replay buffer; PPO's last rollout
+        self.timing = {"collect": 0.0, "update": 0.0}  # seconds (benchmarks read them)
+
+    def run(self) -> None:
+        cfg, state, started = self.cfg, self.state, time.monotonic()
+        while state.env_step < cfg.steps:
+            self._epoch()
+            if 0 < cfg.max_minutes * 60 <= time.monotonic() - started:
+                break
+        self.writer.close()
+
+    def _epoch(self) -> None:
+        cfg, state = self.cfg, self.state
+        target = min(cfg.steps, state.env_step + cfg.epoch_steps)
+        bar = tqdm(total=target - state.env_step, desc=f"epoch {state.epoch + 1}", unit="step",
+                   leave=False)  # fmt: skip
+        while state.env_step < target:
+            before = state.env_step
+            self._ppo_round() if cfg.algo == "ppo" else self._dqn_round()
+            bar.update(state.env_step - before)
+        bar.close()
+        state.epoch += 1
+        self._after_epoch()
+
+    def _collect(self, n: int, explore: Any = None) -> tuple[list[Chunk], Episodes]:
+        """At least ``n`` transitions (whole steps of every game)."""
+        chunks, episodes, count, start = [], Episodes(), 0, time.perf_counter()
+        while count < n:
+            new, finished = self.rollout.step(explore)
+            chunks += new
+            count += sum(len(c.act) for c in new)
+            episodes.returns += finished.returns
+            episodes.wins += finished.wins
+        self.state.env_step += count
+        seconds = time.perf_counter() - start
+        self.timing["collect"] += seconds
+        rate = count / max(seconds, 1e-9)
+        self._log_collection(episodes, rate)
+        return chunks, episodes
+
+    def _ppo_round(self) -> None:
+        chunks, _ = self._collect(self.cfg.collect_steps)
+        start = time.perf_counter()
+        self.buffer = buffer = to_buffer(chunks, self.rollout.lanes, store_next=True)
+        stats = self.algorithm.update(buffer, batch_size=self.cfg.batch_size,  # type: ignore[call-arg]
+                                      repeat=self.cfg.ppo_repeat)  # fmt: skip
+        seconds = time.perf_counter() - start
+        self.timing["update"] += seconds
+        self.state.update_step += getattr(stats, "gradient_steps", 0)
+        self.writer.add_scalar("speed/update_transitions_per_s", len(buffer) / seconds,
+                               self.state.env_step)  # fmt: skip
+        self._log_update(stats)
+
+    def _dqn_round(self) -> None:
+        cfg = self.cfg
+        if self.buffer is None:
+            self.buffer = VectorReplayBuffer(cfg.buffer_size, self.rollout.lanes,
+                                             ignore_obs_next=True)  # fmt: skip
+        chunks, _ = self._collect(cfg.envs * 4, explore=self._explore)
+        start = time.perf_counter()
+        for chunk in chunks:
+            add(self.buffer, chunk, store_width(cfg), store_next=False)
+        if len(self.buffer) >= cfg.batch_size:
+            steps = sum(len(c.act) for c in chunks) * cfg.dqn_updates
+            for _ in range(max(1, round(steps))):
+                stats = self.algorithm.update(self.buffer, sample_size=cfg.batch_size)  # type: ignore[call-arg]
+                self.state.update_step += 1
+            self._log_update(stats)
+        self.timing["update"] += time.perf_counter() - start
+
+    def _explore(self, act: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """Epsilon-greedy over each row's legal positions."""
+        counts = (legal >= 0).sum(axis=1)
+        random_rows = self.rng.random(len(act)) < self.cfg.eps_train
+        return np.where(random_rows, self.rng.integers(counts), act)
+
+    # ------------------------------------------------------------ logging and saving
+
+    def _log_collection(self, episodes: Episodes, rate: float) -> None:
+        step = self.state.env_step
+        self.writer.add_scalar("speed/collect_steps_per_s", rate, step)
+        if episodes.returns:
+            self.writer.add_scalar("train/return", float(np.mean(episodes.returns)), step)
+            self.writer.add_scalar("train/win_rate", float(np.mean(episodes.wins)), step)
+
+    def _log_update(self, stats: Any) -> None:
+        for name, value in vars(stats).items():
+            mean = getattr(value, "mean", value)
+            if "loss" in name and isinstance(mean, int | float):
+                self.writer.add_scalar(f"update/{name}", mean, self.state.env_step)
+        self.writer.add_scalar("info/update_step", self.state.update_step, self.state.env_step)
+
+    def _snapshot(self, weights: dict[str, Any], index: int) -> SnapshotPolicy:
+        clone = copy.deepcopy(acting_net(self.algorithm))
+        clone.load_state_dict(weights)
+        return SnapshotPolicy(clone.eval(), seed=self.cfg.seed * 7919 + index)
+
+    def _after_epoch(self) -> None:
+        """Evaluate, log, snapshot, checkpoint and plot after one epoch."""
+        cfg, state, net = self.cfg, self.state, acting_net(self.algorithm)
+        rows = evaluate_policy(cfg, net, state.env_step)
+        state.history = [*state.history, *rows]
+        score = epoch_scores(rows, selection_key(cfg))[state.env_step]
+        for r in rows:
+            self.writer.add_scalar(f"eval/{r['opponent']}/win_share", r["win_share"],
+                                   state.env_step)  # fmt: skip
+            self.writer.add_scalar(f"eval/{r['opponent']}/mean_score", r["mean_score"],
+                                   state.env_step)  # fmt: skip
+        self.writer.add_scalar("info/epoch", state.epoch, state.env_step)
+        if SELF in cfg.opponents and state.epoch % cfg.snapshot_every == 0:
+            weights = copy.deepcopy(net.state_dict())
+            state.snapshots = [*state.snapshots, weights][-5:]
+            self.pool[:] = [*self.pool, self._snapshot(weights, state.epoch)][-5:]
+        data = {"config": cfg.to_dict(), "state": self.algorithm.state_dict(), **asdict(state)}
+        checkpoint.save(self.run_dir / "latest.pt", data)
+        if score > self.best:
+            self.best = score
+            checkpoint.save(self.run_dir / "best.pt", data)
+        (self.run_dir / "evaluations.json").write_text(json.dumps(state.history, indent=1))
+        plot_curve(state.history, self.run_dir / "curve.png")
+        summary = ", ".join(f"{r['opponent']} {r['win_share']:.3f}" for r in rows)
+        mean_score = epoch_scores(rows)[state.env_step]
+        print(f"[step {state.env_step:,}] win share vs {summary}; mean score {mean_score:+.2f}",
+              flush=True)  # fmt: skip
