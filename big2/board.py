@@ -79,12 +79,15 @@ class Board:
     ) -> None:
         rng = make_rng(seed)
         hands = _check_fixed({} if fixed is None else fixed)
-        rest = [i for i in range(C.N_CARDS) if not (sum(hands) >> i) & 1]
+        taken = hands[0] | hands[1] | hands[2] | hands[3]
+        rest = [i for i in range(C.N_CARDS) if not taken >> i & 1]
         rng.shuffle(rest)
+        start = 0
         for seat in range(N_SEATS):
             need = HAND_SIZE - hands[seat].bit_count()
-            hands[seat] |= sum(1 << i for i in rest[:need])
-            del rest[:need]
+            for i in rest[start : start + need]:
+                hands[seat] |= 1 << i
+            start += need
         self.rules = rules
         self.hands: tuple[int, ...] = tuple(hands)
 

@@ -16,7 +16,8 @@ move against :mod:`big2.game`.
 advances every game by one decision of the seat whose turn it is, the observation is
 that seat's view and ``info["seat"]`` (N,) says whose it is. With ``opponents`` (a list of
 agent specs such as ``"random"``, ``"greedy"``, ``"heuristic"``, :class:`BatchPolicy`
-objects, or lists of them: a pool, one member drawn per game, ``random`` while empty),
+objects, or lists of them: a pool, one member drawn for each opponent seat of each game,
+``random`` while empty),
 each game has one learner seat, rotating over the games of a slot (game j of a
 slot: seat j mod 4), and three opponents drawn from the list for every game; the
 opponents move inside ``step`` until it is the learner's turn again or the game ends,
@@ -30,13 +31,16 @@ seat; ``"legal"`` holds each game's legal actions first, in the order of
 :meth:`big2.game.Game.legal_moves`, padded with -1. Its width K is the largest legal
 count in the batch (so it varies from step to step; no legal move is ever dropped).
 :meth:`action_masks` gives the full-width ``(N, n_actions)`` bool masks on demand.
+The declared ``observation_space`` gives ``"legal"`` its widest possible width (2,380),
+since K varies, and leaves out ``"features"`` (its width is the feature function's).
 Two optional keys: ``"critic"`` (N, C), the ``critic_observer``'s vector of the same seat
 (e.g. ``"oracle"``, which sees every hand: for centralised critics, never for the
 actor), and ``"features"`` (N, K, F), ``legal_features(view, legal_moves)`` per legal
 action (rows aligned with ``"legal"``; computed game by game in Python).
 
 **Rewards and the end of a game.** ``reward`` (N,) is the acting (learner) seat's: zero
-until its game ends, then its final reward (``"score"``, ``"score_normalized"``, ``"win"``
+until its game ends (under ``"shaped"``, each of its plays also earns its size / 5 at
+once), then its final reward (``"score"``, ``"score_normalized"``, ``"win"``
 or ``"shaped"``, as in the AEC env). When the game in slot i ends, ``terminated[i]`` is
 True and ``info["final_rewards"][i]`` (N, 4) holds every seat's final reward by absolute
 seat (zeros for slots whose game goes on); ``info["winner"]`` (N,) is the winning seat
@@ -168,8 +172,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deal a new game in every slot (see Seeding in the module docstring)."""
         if seed is not None:
-            self._seed(seed)
-        self._games_played[:] = 0
+            self._seed(seed)  # also restarts each slot's learner rotation at seat 0
         self._restart(np.ones(self.num_envs, np.bool_))
         return self._observe(), {"seat": self.games.turn.copy()}
 

@@ -7,7 +7,10 @@
   documentation page (its layout tables are filled in when the module is imported);
 - ``docs/observers.md``: one section per registered observer (``observers.REGISTRY``,
   each built by ``observers.make(name)`` with the default rules and parameters): its
-  class docstring and its ``layout()`` table.
+  class docstring and its ``layout()`` table;
+- ``docs/vector.md``: the module docstring of ``envs/vector.py`` (``Big2VectorEnv``'s
+  documentation page), then the docstring of its ``BatchPolicy`` protocol, with
+  reStructuredText roles and literals turned into Markdown code.
 
 Edit the docstrings and the observers' pieces, then run this script; never edit the
 generated pages by hand.
@@ -22,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import envs.big2_env
+import envs.vector
 import observers
 
 DIR = Path(__file__).resolve().parent.parent / "docs"
@@ -51,6 +55,16 @@ def env_page() -> str:
     """``docs/env.md``: the env module's docstring."""
     doc = inspect.cleandoc(envs.big2_env.__doc__ or "")
     return header("the module docstring of `envs/big2_env.py`") + doc + "\n"
+
+
+def vector_page() -> str:
+    """``docs/vector.md``: the vector env module's docstring, then ``BatchPolicy``'s."""
+    doc = markdown(inspect.cleandoc(envs.vector.__doc__ or ""))
+    policy = markdown(inspect.getdoc(envs.vector.BatchPolicy) or "")
+    return (
+        header("the docstrings of `envs/vector.py` (the module and `BatchPolicy`)")
+        + f"# Vector environment\n\n{doc}\n\n## `BatchPolicy`\n\n{policy}\n"
+    )
 
 
 def observer_section(name: str) -> str:
@@ -86,7 +100,11 @@ def observers_page() -> str:
     return header("`observers.REGISTRY`") + intro + "\n".join(rows) + "\n\n" + sections
 
 
-PAGES: dict[str, Callable[[], str]] = {"env.md": env_page, "observers.md": observers_page}
+PAGES: dict[str, Callable[[], str]] = {
+    "env.md": env_page,
+    "observers.md": observers_page,
+    "vector.md": vector_page,
+}
 
 
 def path_of(name: str, directory: Path = DIR) -> Path:

@@ -1,10 +1,11 @@
 """The documentation: generated pages are current, examples run, links resolve.
 
-``docs/env.md`` and ``docs/observers.md`` are written by ``tests/make_docs.py`` from the
-code; they are regenerated in memory here and must match the files exactly (a mismatch
-prints a unified diff). Every ``>>>`` example in ``docs/*.md`` runs as a doctest (pytest's
-``--doctest-glob=*.md``, see pyproject.toml), and every relative link in ``README.md``
-and ``docs/`` must name a file of the repository (and a heading of it, for ``#anchors``).
+``docs/env.md``, ``docs/observers.md`` and ``docs/vector.md`` are written by
+``tests/make_docs.py`` from the code; they are regenerated in memory here and must match
+the files exactly (a mismatch prints a unified diff). Every ``>>>`` example in
+``README.md`` and ``docs/*.md`` runs as a doctest (pytest's ``--doctest-glob=*.md``, see
+pyproject.toml), and every relative link in ``README.md`` and ``docs/`` must name a file
+of the repository (and a heading of it, for ``#anchors``).
 """
 
 from __future__ import annotations
@@ -57,6 +58,16 @@ def test_generated_pages_cover_the_code():
     for name in make_docs.observers.REGISTRY:
         assert f"## `{name}`" in observers_page
         assert make_docs.observers.make(name).layout() in observers_page
+
+
+def test_vector_page_is_the_vector_env_docstring_in_markdown():
+    page = make_docs.vector_page()
+    assert "Generated from" in page.splitlines()[0]
+    assert "| Import | `from envs.vector import Big2VectorEnv` |" in page
+    assert "## `BatchPolicy`" in page
+    sections = re.findall(r"\*\*[^*]+\*\*", make_docs.envs.vector.__doc__ or "")
+    assert len(sections) >= 4 and all(s in page for s in sections)  # **Who acts.** ...
+    assert "``" not in page and ":class:" not in page and ":meth:" not in page
 
 
 def test_markdown_turns_rst_roles_into_code():

@@ -37,8 +37,9 @@ class Config:
     actions: str = "catalog"
     rules: str = "standard"
     # agent specs (random, greedy, heuristic, a checkpoint...), "self" (frozen snapshots of
-    # the learner, one drawn per game) or "self-all" (the learner in all four seats, every
-    # seat's decisions trained, each seat credited with its own final score)
+    # the learner, one drawn for each opponent seat of each game) or "self-all" (the
+    # learner in all four seats, every seat's decisions trained, each seat credited with
+    # its own final score)
     opponents: tuple[str, ...] = ("random", "greedy", "heuristic")
     steps: int = 50_000  # learner decisions (transitions) to train on
     seed: int = 0

@@ -13,10 +13,12 @@ next observation) or the game ends, when every seat's pending transition closes 
 its own final reward (the 2018 paper's scheme). Pending transitions carry over between
 rollouts, so no trajectory is cut short.
 
-Tianshou's ``Collector`` is not used: it stores one full observation Batch per step and
-env through per-env Python loops, it cannot hold legal lists whose width changes from
-step to step, and it has no notion of a transition that closes several steps later (the
-self-all lanes). See ``docs/benchmarks.md`` for the measured cost of each.
+Tianshou's ``Collector`` is replaced here, and only here. Measured: a cProfile of
+20,000 default PPO steps through it (``cProfile`` around ``training.train.train`` at
+commit b89f093) put about a seventh of the time in building a ``Batch`` per step and
+env, besides a fifth in full-width masks. It also cannot hold legal lists whose width
+changes from step to step, nor a transition that closes several steps later (the
+self-all lanes).
 """
 
 from __future__ import annotations
