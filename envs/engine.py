@@ -33,6 +33,7 @@ from big2.hand_ranking import PASS, catalog
 from big2.log import History, LogEntry
 from big2.rules import Rules
 from envs.kernels import turns
+from envs.kernels.turns import CatalogArrays, GameArrays
 
 PASS_MOVE = -1
 # Every combination is a distinct subset of 1 to 5 cards of a 13-card hand, so a hand
@@ -64,6 +65,11 @@ class Tables:
     five_card_quads: bool
     pass_locks_out: bool
     opening: int  # OPENINGS
+
+    @property
+    def arrays(self) -> CatalogArrays:
+        """The catalog as the kernels take it."""
+        return CatalogArrays(*(getattr(self, name) for name in CatalogArrays._fields))
 
     @staticmethod
     @cache
@@ -132,7 +138,7 @@ class Games:
         """Start a new game in ``slot`` from four dealt hands (a :class:`big2.board.Board`'s)."""
         self.hands[slot] = np.array(hands, dtype=np.uint64)
         self._entries[slot] = []
-        turns.deal(slot, *self._state(), *self._rules())
+        turns.deal(slot, self.arrays, self.tables.arrays)
 
     def history(self, slot: int) -> History:
         """The moves of ``slot``'s game as a :class:`big2.log.History` (entries are made
@@ -146,44 +152,12 @@ class Games:
 
     def apply(self, slots: np.ndarray, moves: np.ndarray) -> None:
         """Play ``moves[i]`` (checked legal by the caller) for the seat to act in ``slots[i]``."""
-        turns.apply(slots, moves, *self._state(), *self._rules())
+        turns.apply(slots, moves, self.arrays, self.tables.arrays)
 
-    def _state(self) -> tuple[np.ndarray, ...]:
-        return (
-            self.hands,
-            self.played,
-            self.kinds,
-            self.turn,
-            self.table,
-            self.table_seat,
-            self.passes,
-            self.locked,
-            self.opening,
-            self.winner,
-            self.n_moves,
-            self.log_seat,
-            self.log_move,
-            self.log_table,
-            self.combos,
-            self.n_combos,
-        )
-
-    def _rules(self) -> tuple[object, ...]:
-        t = self.tables
-        return (
-            t.cards,
-            t.size,
-            t.ranking,
-            t.sorted_cards,
-            t.sorted_index,
-            t.low_start,
-            t.low_items,
-            t.starts,
-            t.four_card_plays,
-            t.five_card_quads,
-            t.pass_locks_out,
-            t.opening,
-        )
+    @property
+    def arrays(self) -> GameArrays:
+        """The arrays as the kernels take them."""
+        return GameArrays(*(getattr(self, name) for name in GameArrays._fields))
 
     def scores(self, slot: int) -> tuple[int, ...]:
         """The final scores of the finished game in ``slot`` (as :meth:`Game.scores`)."""
@@ -195,7 +169,7 @@ class Games:
 
     def nbytes(self) -> int:
         """Memory held by the arrays."""
-        return sum(a.nbytes for a in self._state())
+        return sum(a.nbytes for a in self.arrays)
 
 
 def reference_game(games: Games, slot: int, deal: tuple[int, ...]) -> Game:

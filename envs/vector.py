@@ -302,13 +302,11 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         n = len(slots)
         lo, hi = np.zeros(n, np.int64), np.zeros(n, np.int64)
         may_pass, counts = np.zeros(n, np.bool_), np.zeros(n, np.int64)
-        legal_ranges(slots, g.turn, g.table, g.locked, g.opening, g.winner, g.combos,
-                     g.n_combos, t.cards, t.size, t.beaten_from, t.size_end, lo, hi,
-                     may_pass, counts)  # fmt: skip
+        legal_ranges(slots, g.arrays, t.arrays, lo, hi, may_pass, counts)
         width = max(1, int(counts.max()) if n else 1)
         moves, actions = np.empty((n, width), np.int32), np.empty((n, width), np.int32)
-        fill_legal(slots, g.turn, g.hands, g.combos, t.cards, lo, hi, may_pass,
-                   self._hand_actions, self.codec.n - 1, moves, actions)  # fmt: skip
+        fill_legal(slots, g.arrays, t.arrays, lo, hi, may_pass, self._hand_actions,
+                   self.codec.n - 1, moves, actions)  # fmt: skip
         return moves, actions, counts
 
 

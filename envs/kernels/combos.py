@@ -18,20 +18,11 @@ _FLUSH = int(Ranking.FLUSH)
 
 
 @numba.njit(cache=True)
-def enumerate_combos(
-    hand,
-    cards,
-    ranking,
-    sorted_cards,
-    sorted_index,
-    low_start,
-    low_items,
-    starts,
-    four_card_plays,
-    five_card_quads,
-    out,
-):
-    """Write every combination in ``hand`` (catalog indices, ascending) to ``out``; the count."""
+def enumerate_combos(hand, c, out):
+    """Write every combination in ``hand`` (catalog indices, ascending) to ``out``; the count.
+
+    ``c`` is the catalog (:class:`envs.kernels.turns.CatalogArrays`).
+    """
     n = 0
     masks = np.zeros(13, np.int64)
     for r in range(13):
@@ -40,46 +31,47 @@ def enumerate_combos(
         if masks[r]:
             for k in range(3):
                 key = 3 * (16 * r + masks[r]) + k
-                for j in range(low_start[key], low_start[key + 1]):
-                    out[n] = low_items[j]
+                for j in range(c.low_start[key], c.low_start[key + 1]):
+                    out[n] = c.low_items[j]
                     n += 1
-    if four_card_plays:
-        n = _fours(masks, cards, sorted_cards, sorted_index, low_start, low_items, out, n)
-    n = _straights(masks, starts, sorted_cards, sorted_index, out, n)
-    n = _flushes(hand, ranking, sorted_cards, sorted_index, out, n)
-    n = _full_houses(masks, cards, sorted_cards, sorted_index, low_start, low_items, out, n)
-    if five_card_quads:
+    if c.four_card_plays:
+        n = _fours(masks, c, out, n)
+    n = _straights(masks, c, out, n)
+    n = _flushes(hand, c, out, n)
+    n = _full_houses(masks, c, out, n)
+    if c.five_card_quads:
         for r in range(13):
             if masks[r] == 15:
                 quad = np.uint64(15) << np.uint64(4 * r)
-                for c in range(52):
-                    if (hand >> np.uint64(c)) & np.uint64(1) and not (quad >> np.uint64(c)) & 1:
-                        out[n] = lookup(quad | bit(c), sorted_cards, sorted_index)
+                for card in range(52):
+                    held = (hand >> np.uint64(card)) & np.uint64(1)
+                    if held and not (quad >> np.uint64(card)) & 1:
+                        out[n] = lookup(quad | bit(card), c.sorted_cards, c.sorted_index)
                         n += 1
     out[:n].sort()
     return n
 
 
 @numba.njit(cache=True)
-def _fours(masks, cards, sorted_cards, sorted_index, low_start, low_items, out, n):
+def _fours(masks, c, out, n):
     for r1 in range(13):
         if masks[r1] == 15:
-            out[n] = lookup(np.uint64(15) << np.uint64(4 * r1), sorted_cards, sorted_index)
+            out[n] = lookup(np.uint64(15) << np.uint64(4 * r1), c.sorted_cards, c.sorted_index)
             n += 1
         k1 = 3 * (16 * r1 + masks[r1]) + 1
         for r2 in range(r1 + 1, 13):
             k2 = 3 * (16 * r2 + masks[r2]) + 1
-            for a in range(low_start[k1], low_start[k1 + 1]):
-                for b in range(low_start[k2], low_start[k2 + 1]):
-                    both = cards[low_items[a]] | cards[low_items[b]]
-                    out[n] = lookup(both, sorted_cards, sorted_index)
+            for a in range(c.low_start[k1], c.low_start[k1 + 1]):
+                for b in range(c.low_start[k2], c.low_start[k2 + 1]):
+                    both = c.cards[c.low_items[a]] | c.cards[c.low_items[b]]
+                    out[n] = lookup(both, c.sorted_cards, c.sorted_index)
                     n += 1
     return n
 
 
 @numba.njit(cache=True)
-def _straights(masks, starts, sorted_cards, sorted_index, out, n):
-    for s in starts:
+def _straights(masks, c, out, n):
+    for s in c.starts:
         if masks[s] and masks[s + 1] and masks[s + 2] and masks[s + 3] and masks[s + 4]:
             for s0 in range(4):
                 if not masks[s] >> s0 & 1:
@@ -102,13 +94,13 @@ def _straights(masks, starts, sorted_cards, sorted_index, out, n):
                                         | bit(4 * s + 12 + s3)
                                         | bit(4 * s + 16 + s4)
                                     )
-                                    out[n] = lookup(m, sorted_cards, sorted_index)
+                                    out[n] = lookup(m, c.sorted_cards, c.sorted_index)
                                     n += 1
     return n
 
 
 @numba.njit(cache=True)
-def _flushes(hand, ranking, sorted_cards, sorted_index, out, n):
+def _flushes(hand, c, out, n):
     held = np.zeros(13, np.int64)
     for suit in range(4):
         k = 0
@@ -116,36 +108,36 @@ def _flushes(hand, ranking, sorted_cards, sorted_index, out, n):
             if (hand >> np.uint64(4 * r + suit)) & np.uint64(1):
                 held[k] = 4 * r + suit
                 k += 1
-        for a in range(k):
-            for b in range(a + 1, k):
-                for c in range(b + 1, k):
-                    for d in range(c + 1, k):
-                        for e in range(d + 1, k):
+        for i0 in range(k):
+            for i1 in range(i0 + 1, k):
+                for i2 in range(i1 + 1, k):
+                    for i3 in range(i2 + 1, k):
+                        for i4 in range(i3 + 1, k):
                             m = (
-                                bit(held[a])
-                                | bit(held[b])
-                                | bit(held[c])
-                                | bit(held[d])
-                                | bit(held[e])
+                                bit(held[i0])
+                                | bit(held[i1])
+                                | bit(held[i2])
+                                | bit(held[i3])
+                                | bit(held[i4])
                             )
-                            i = lookup(m, sorted_cards, sorted_index)
-                            if ranking[i] == _FLUSH:  # straight flushes came with straights
+                            i = lookup(m, c.sorted_cards, c.sorted_index)
+                            if c.ranking[i] == _FLUSH:  # straight flushes came with straights
                                 out[n] = i
                                 n += 1
     return n
 
 
 @numba.njit(cache=True)
-def _full_houses(masks, cards, sorted_cards, sorted_index, low_start, low_items, out, n):
+def _full_houses(masks, c, out, n):
     for tr in range(13):
         kt = 3 * (16 * tr + masks[tr]) + 2
-        for a in range(low_start[kt], low_start[kt + 1]):
+        for a in range(c.low_start[kt], c.low_start[kt + 1]):
             for pr in range(13):
                 if pr == tr:
                     continue
                 kp = 3 * (16 * pr + masks[pr]) + 1
-                for b in range(low_start[kp], low_start[kp + 1]):
-                    both = cards[low_items[a]] | cards[low_items[b]]
-                    out[n] = lookup(both, sorted_cards, sorted_index)
+                for b in range(c.low_start[kp], c.low_start[kp + 1]):
+                    both = c.cards[c.low_items[a]] | c.cards[c.low_items[b]]
+                    out[n] = lookup(both, c.sorted_cards, c.sorted_index)
                     n += 1
     return n
