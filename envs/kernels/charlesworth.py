@@ -9,7 +9,8 @@ from big2.cards import N_RANKS
 from big2.hand_ranking import Ranking
 from envs.engine import Games
 from envs.kernels.bits import lowest_card, popcount
-from envs.kernels.observers import Arrays, Encoder, arrays, cards_kernel, starts
+from envs.kernels.observers import Encoder, cards_kernel, starts
+from envs.kernels.turns import CatalogArrays, GameArrays
 from observers.base import Observer
 from observers.charlesworth import _FIRST_ACE, _FIRST_QUEEN, _KIND_COLUMNS, _TYPE_COLUMNS
 
@@ -33,33 +34,43 @@ def charlesworth_encoder(observer: Observer) -> Encoder:
     span = N_RANKS if observer.rules.straights_to_two else N_RANKS - 1  # the ranks runs use
 
     def encode(games: Games, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        _encode_charlesworth(slots, seats, arrays(games), span, at, strides, out)
+        _encode_charlesworth(
+            slots, seats, games.arrays, games.tables.arrays, span, at, strides, out
+        )
 
     return encode
 
 
 @numba.njit(cache=True)
-def _encode_charlesworth(slots: np.ndarray, seats: np.ndarray, a: Arrays, span: int,
-                         at: np.ndarray, strides: np.ndarray,
-                         out: np.ndarray) -> None:  # fmt: skip
+def _encode_charlesworth(
+    slots: np.ndarray,
+    seats: np.ndarray,
+    state: GameArrays,
+    c: CatalogArrays,
+    span: int,
+    at: np.ndarray,
+    strides: np.ndarray,
+    out: np.ndarray,
+) -> None:
     for i in range(slots.shape[0]):
         g, seat = slots[i], seats[i]
-        _hand_slots(a.hands[g, seat], span, at, strides[0], out, i)
+        _hand_slots(state.hands[g, seat], span, at, strides[0], out, i)
         for k in range(3):  # next, across, previous
             s, base = (seat + 1 + k) % 4, strides[1] * k
-            n = popcount(a.hands[g, s])
+            n = popcount(state.hands[g, s])
             if n:
                 out[i, at[7] + base + n - 1] = 1.0
-            cards_kernel(a.played[g, s] >> np.uint64(_FIRST_ACE), out, i, at[8] + base)
-            _bits(_KIND_BITS[a.kinds[g, s]], out, i, at[9] + base)
-        everyone = a.played[g, 0] | a.played[g, 1] | a.played[g, 2] | a.played[g, 3]
+            cards_kernel(state.played[g, s] >> np.uint64(_FIRST_ACE), out, i, at[8] + base)
+            _bits(_KIND_BITS[state.kinds[g, s]], out, i, at[9] + base)
+        everyone = state.played[g, 0] | state.played[g, 1] | state.played[g, 2] | state.played[g, 3]
         cards_kernel(everyone >> np.uint64(_FIRST_QUEEN), out, i, at[10])
-        _table(i, g, seat, a, at, out)
+        _table(i, g, seat, state, c, at, out)
 
 
 @numba.njit(cache=True)
-def _hand_slots(hand: np.uint64, span: int, at: np.ndarray, stride: int, out: np.ndarray,
-                i: int) -> None:  # fmt: skip
+def _hand_slots(
+    hand: np.uint64, span: int, at: np.ndarray, stride: int, out: np.ndarray, i: int
+) -> None:
     """One row per card of ``hand``, weakest first: rank, suit, set, run and flush flags."""
     runs, long = _run_ranks(hand, span), 0
     for suit in range(4):
@@ -83,22 +94,23 @@ def _hand_slots(hand: np.uint64, span: int, at: np.ndarray, stride: int, out: np
 
 
 @numba.njit(cache=True)
-def _table(i: int, g: int, seat: int, a: Arrays, at: np.ndarray,
-           out: np.ndarray) -> None:  # fmt: skip
+def _table(
+    i: int, g: int, seat: int, state: GameArrays, c: CatalogArrays, at: np.ndarray, out: np.ndarray
+) -> None:
     """The ``table`` piece: key card, control, type, passes."""
-    t = a.table[g]
+    t = state.table[g]
     if t < 0:
-        if a.turn[g] == seat:
+        if state.turn[g] == seat:
             out[i, at[13]] = 1.0
         return
-    if _BY_MAJORITY[a.ranking[t]]:
-        out[i, at[11] + _majority_rank(a.cards[t])] = 1.0
+    if _BY_MAJORITY[c.ranking[t]]:
+        out[i, at[11] + _majority_rank(c.cards[t])] = 1.0
     else:
-        top = _highest(a.cards[t])
+        top = _highest(c.cards[t])
         out[i, at[11] + (top >> 2)] = 1.0
         out[i, at[12] + (top & 3)] = 1.0
-    _bits(_TYPE_BITS[a.ranking[t]], out, i, at[14])
-    out[i, at[15] + min(a.passes[g], 2)] = 1.0
+    _bits(_TYPE_BITS[c.ranking[t]], out, i, at[14])
+    out[i, at[15] + min(state.passes[g], 2)] = 1.0
 
 
 @numba.njit(cache=True)
