@@ -73,17 +73,10 @@ def _fallback(observer: Observer) -> Encoder:
     def encode(games: Games, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
         for i, (slot, seat) in enumerate(zip(slots.tolist(), seats.tolist(), strict=True)):
             full = observer.perfect_information  # replaying the game is slow: only if needed
-            game = reference_game(games, slot, _deal_of(games, slot)) if full else None
+            game = reference_game(games, slot) if full else None
             out[i] = observer.observe(view_of(games, slot, seat), game)
 
     return encode
-
-
-def _deal_of(games: Games, slot: int) -> tuple[int, ...]:
-    """The four hands dealt in ``slot``: what each seat holds plus what it has played."""
-    return tuple(
-        int(h) | int(p) for h, p in zip(games.hands[slot], games.played[slot], strict=True)
-    )
 
 
 _KERNELS: dict[type[Observer], Callable[[Observer], Encoder]] = {

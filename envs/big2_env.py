@@ -73,7 +73,7 @@ STATE_LAYOUT
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -194,7 +194,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return codecs.decode_legal(self.codec, action, self.game, self.agent_selection)
 
     def _finish(self) -> None:
-        rewards = final_rewards(self.game, self.reward_mode)
+        game = self.game
+        rewards = final_rewards(game.scores(), game.winner, self.rules, self.reward_mode)
         for agent, reward in zip(self.agents, rewards, strict=True):
             self.rewards[agent] += reward
         self.terminations = dict.fromkeys(self.agents, True)
@@ -243,18 +244,22 @@ class raw_env(AECEnv):  # type: ignore[misc]
             yield action
 
 
-def final_rewards(game: Game, mode: str) -> tuple[float, ...]:
-    """Each seat's reward when ``game`` ends, under reward ``mode`` (see Rewards above).
+def final_rewards(
+    scores: Sequence[int], winner: int | None, rules: R.Rules, mode: str
+) -> tuple[float, ...]:
+    """Each seat's reward when a game ends with ``scores`` (``Game.scores()``) and
+    ``winner``, under reward ``mode`` (see Rewards above).
 
     >>> from big2.players import GreedyAgent, play
     >>> game = play(Game(seed=0), GreedyAgent())
-    >>> final_rewards(game, "win")[game.winner], sum(final_rewards(game, "score"))
+    >>> win = final_rewards(game.scores(), game.winner, game.rules, "win")
+    >>> win[game.winner], sum(final_rewards(game.scores(), game.winner, game.rules, "score"))
     (1.0, 0.0)
     """
     if mode == "win":
-        return tuple(1.0 if seat == game.winner else -1 / 3 for seat in range(4))
-    scale = game.rules.max_penalty if mode == "score_normalized" else 1
-    return tuple(score / scale for score in game.scores())
+        return tuple(1.0 if seat == winner else -1 / 3 for seat in range(4))
+    scale = rules.max_penalty if mode == "score_normalized" else 1
+    return tuple(score / scale for score in scores)
 
 
 def move_reward(move: HandRanking, mode: str) -> float:

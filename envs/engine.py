@@ -172,11 +172,15 @@ class Games:
         return sum(a.nbytes for a in self.arrays)
 
 
-def reference_game(games: Games, slot: int, deal: tuple[int, ...]) -> Game:
-    """The pure-Python game that ``slot``'s log describes (for tests and fallbacks)."""
+def reference_game(games: Games, slot: int) -> Game:
+    """The pure-Python game that ``slot``'s log describes (for tests and fallbacks); its deal
+    is what each seat holds plus what it has played."""
     from big2.board import Board
 
-    game = Game.from_board(Board.from_hands(list(deal), games.tables.rules))
+    deal = tuple(
+        int(h) | int(p) for h, p in zip(games.hands[slot], games.played[slot], strict=True)
+    )
+    game = Game.from_board(Board.from_hands(deal, games.tables.rules))
     cat = catalog(games.tables.rules)
     for i in range(len(game.log.moves), int(games.n_moves[slot])):
         move = int(games.log_move[slot, i])

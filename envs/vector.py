@@ -76,7 +76,7 @@ from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs import codecs
 from envs.batch_observers import batch_encoder, view_of
-from envs.big2_env import REWARDS
+from envs.big2_env import REWARDS, final_rewards
 from envs.engine import MAX_COMBOS, Games, Tables
 from envs.kernels.turns import fill_legal, find_actions, legal_ranges
 from envs.opponents import Opponents
@@ -238,18 +238,9 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         winner = self.games.winner.copy()
         final = np.zeros((self.num_envs, 4), np.float32)
         for slot in np.flatnonzero(winner >= 0).tolist():
-            final[slot] = self._final_rewards(slot)
+            scores = self.games.scores(slot)
+            final[slot] = final_rewards(scores, int(winner[slot]), self.rules, self.reward_mode)
         return final, winner
-
-    def _final_rewards(self, slot: int) -> np.ndarray:
-        scores = np.array(self.games.scores(slot), np.float32)
-        if self.reward_mode == "win":
-            out = np.full(4, -1 / 3, np.float32)
-            out[self.games.winner[slot]] = 1.0
-            return out
-        if self.reward_mode == "score_normalized":
-            return scores / self.rules.max_penalty
-        return scores
 
     def _restart(self, ended: np.ndarray) -> None:
         """Deal the next game in the slots of ``ended``; opponents move up to the learner."""

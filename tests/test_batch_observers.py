@@ -31,12 +31,6 @@ OBSERVERS = pytest.mark.parametrize(
 )
 
 
-def _deal(games: Games, slot: int) -> tuple[int, ...]:
-    return tuple(
-        int(h) | int(p) for h, p in zip(games.hands[slot], games.played[slot], strict=True)
-    )
-
-
 def _differences(observer: Observer, got: np.ndarray, want: np.ndarray) -> list[str]:
     """The pieces where two observations differ."""
     mine, theirs = observer.split(got), observer.split(want)
@@ -63,7 +57,7 @@ def _play(observer: Observer, rules: Rules, n_games: int, seed: int) -> int:
     env = Big2VectorEnv(n_games, observer=observer, rules=rules, seed=seed)
     env.reset(seed=seed)
     games, cat, rng = env.games, catalog(rules), np.random.default_rng(seed)
-    refs = [reference_game(games, g, _deal(games, g)) for g in range(n_games)]
+    refs = [reference_game(games, g) for g in range(n_games)]
     live, checked = np.arange(n_games), 0
     while live.size:
         checked += _compare(observer, env, refs, live)
@@ -103,7 +97,7 @@ def test_vector_env_observes_the_acting_seat(name: str, params: dict[str, Any], 
     observer = observers.make(name, rules, **params)
     env = Big2VectorEnv(8, observer=observer, rules=rules, seed=3)
     obs, info = env.reset(seed=3)
-    refs = [reference_game(env.games, g, _deal(env.games, g)) for g in range(8)]
+    refs = [reference_game(env.games, g) for g in range(8)]
     rng, restarts = np.random.default_rng(3), 0
     for _ in range(150):
         for g, (seat, game) in enumerate(zip(info["seat"].tolist(), refs, strict=True)):
@@ -113,7 +107,7 @@ def test_vector_env_observes_the_acting_seat(name: str, params: dict[str, Any], 
         obs, _, ended, _, info = env.step(actions)
         for g, game in enumerate(refs):
             if ended[g]:  # the slot holds its next game already
-                refs[g] = reference_game(env.games, g, _deal(env.games, g))
+                refs[g] = reference_game(env.games, g)
                 restarts += 1
             else:
                 game.play(env.codec.decode(int(actions[g])))

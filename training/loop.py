@@ -120,24 +120,23 @@ class Run:
         state.epoch += 1
         self._after_epoch()
 
-    def _collect(self, n: int, explore: Any = None) -> tuple[list[Chunk], Episodes]:
+    def _collect(self, n: int, explore: Any = None) -> list[Chunk]:
         """At least ``n`` transitions (whole steps of every game)."""
         chunks, episodes, count, start = [], Episodes(), 0, time.perf_counter()
         while count < n:
             new, finished = self.rollout.step(explore)
             chunks += new
             count += sum(len(c.act) for c in new)
-            episodes.returns += finished.returns
-            episodes.wins += finished.wins
+            episodes.add(finished.returns, finished.wins)
         self.state.env_step += count
         seconds = time.perf_counter() - start
         self.timing["collect"] += seconds
         rate = count / max(seconds, 1e-9)
         self._log_collection(episodes, rate)
-        return chunks, episodes
+        return chunks
 
     def _ppo_round(self) -> None:
-        chunks, _ = self._collect(self.cfg.collect_steps)
+        chunks = self._collect(self.cfg.collect_steps)
         start = time.perf_counter()
         self.buffer = buffer = to_buffer(chunks, self.rollout.lanes, store_next=True)
         stats = self.algorithm.update(buffer, batch_size=self.cfg.batch_size,  # type: ignore[call-arg]
@@ -154,7 +153,7 @@ class Run:
         if self.buffer is None:
             self.buffer = VectorReplayBuffer(cfg.buffer_size, self.rollout.lanes,
                                              ignore_obs_next=True)  # fmt: skip
-        chunks, _ = self._collect(cfg.envs * 4, explore=self._explore)
+        chunks = self._collect(cfg.envs * 4, explore=self._explore)
         start = time.perf_counter()
         for chunk in chunks:
             add(self.buffer, chunk, store_width(cfg), store_next=False)

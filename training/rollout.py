@@ -23,6 +23,7 @@ self-all lanes).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,9 +56,9 @@ class Episodes:
     returns: list[float] = field(default_factory=list)
     wins: list[bool] = field(default_factory=list)
 
-    def add(self, returns: np.ndarray, wins: np.ndarray) -> None:
-        self.returns += returns.tolist()
-        self.wins += wins.tolist()
+    def add(self, returns: Sequence[float] | np.ndarray, wins: Sequence[bool] | np.ndarray) -> None:
+        self.returns += list(np.asarray(returns, dtype=float).tolist())
+        self.wins += list(np.asarray(wins, dtype=bool).tolist())
 
 
 def rows_of(obs: dict[str, np.ndarray]) -> Rows:
