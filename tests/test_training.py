@@ -33,12 +33,7 @@ TINY = {"steps": 512, "epoch_steps": 256, "envs": 2, "collect_steps": 128, "batc
 ARTIFACTS = ("config.json", "latest.pt", "best.pt", "evaluations.json", "curve.png")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)  # as training.train.main does
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 def tiny(tmp: Path, **overrides) -> Config:

@@ -7,7 +7,6 @@ import dataclasses
 import json
 
 import pytest
-import torch
 
 from training import checkpoint
 from training import loop as train_module
@@ -15,13 +14,7 @@ from training.build import make_algorithm
 from training.config import Config
 from training.loop import Run, RunState
 
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 def scripted(monkeypatch, results):

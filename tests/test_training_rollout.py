@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import torch
 from tianshou.utils.torch_utils import policy_within_training_step
 
 from training.build import make_algorithm, make_env
 from training.config import Config
 from training.rollout import Rollout, to_buffer
 
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 def rollout_of(cfg: Config, seed: int = 0) -> tuple[Rollout, object]:
