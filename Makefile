@@ -6,13 +6,13 @@ STAMP   := $(VENV)/.installed
 # The exact torch pin takes the machine's local CPU wheel; any other spec downloads GBs of CUDA.
 TORCH   := torch==2.13.0
 
-.PHONY: test train bench golden lint typecheck check clean
+.PHONY: test train bench study golden lint typecheck check clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet $(TORCH)
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,distributed]'
 	touch $(STAMP)
 
 test: $(STAMP)
@@ -30,6 +30,11 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.vector
 	$(BIN)/python -m bench.train
 	$(BIN)/python -m bench.search
+	$(BIN)/python -m bench.distributed
+
+# the committed observer study (about two hours on 2 cores); re-running skips finished cells
+study: $(STAMP)
+	$(BIN)/python -m training.ablation --study studies/observers.toml
 
 # regenerate the golden files and generated docs after an intended change (review the diff)
 golden: $(STAMP)

@@ -24,7 +24,7 @@ import numpy as np
 
 import observers
 from big2.board import Seed, make_rng
-from big2.game import View
+from big2.game import Game, View
 from big2.hand_ranking import HandRanking
 from big2.rules import STANDARD, Rules
 from envs import codecs
@@ -51,6 +51,9 @@ class PolicyAgent:
         sample: sample among the legal actions by softmax of the logits instead of
             playing the most likely one (needs a logits policy).
         seed: the sampling RNG: an int, a ``random.Random`` (shared as is) or None.
+        cheat: allow an observer that sees every hand (``oracle``): the agent is then
+            shown the whole game before each move (:func:`big2.players.play`). For
+            upper bounds in studies only; without it such an observer is refused.
 
     A decoded action that is not legal raises :class:`ValueError` naming it.
     """
@@ -66,15 +69,23 @@ class PolicyAgent:
         *,
         sample: bool = False,
         seed: Seed = None,
+        cheat: bool = False,
     ) -> None:
         self.observer = observers.make(observer, rules) if isinstance(observer, str) else observer
-        if self.observer.perfect_information:
+        if self.observer.perfect_information and not cheat:
             raise ValueError(
-                f"observer {self.observer.name!r} needs the full game; agents see views"
+                f"observer {self.observer.name!r} needs the full game; agents see views "
+                f"(cheat=True makes a labelled upper bound that is shown the game)"
             )
+        self.sees_every_hand = self.observer.perfect_information
+        self.game: Game | None = None  # the game being played, shown to a cheating agent
         self.codec = codecs.make(actions, rules) if isinstance(actions, str) else actions
         self.policy, self.name, self.features = policy, name, features
         self.sample, self.rng = sample, make_rng(seed)
+
+    def show(self, game: Game) -> None:
+        """Let a cheating agent (``cheat=True``) see ``game`` for its next move."""
+        self.game = game
 
     def reset(self, seed: int) -> None:
         """Reseed the sampling RNG (the arena calls this before every game)."""
@@ -82,7 +93,9 @@ class PolicyAgent:
 
     def inputs(self, view: View, legal_moves: Sequence[HandRanking]) -> tuple[np.ndarray, ...]:
         """What the policy is called with: (observation, mask[, features])."""
-        obs = self.observer.observe(view)
+        if self.sees_every_hand and (self.game is None or self.game.turn != view.seat):
+            raise ValueError(f"agent {self.name!r} sees every hand; show it the game first")
+        obs = self.observer.observe(view, self.game if self.sees_every_hand else None)
         mask = self.codec.mask(legal_moves, view.hand)
         if self.features is None:
             return obs, mask

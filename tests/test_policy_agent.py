@@ -153,3 +153,22 @@ def test_illegal_policy_fails_an_arena_run():
     bad = PolicyAgent(lambda obs, mask: codecs.make("catalog").pass_action, name="always-pass")
     with pytest.raises(ValueError, match="always-pass"):
         evaluate([bad, "random", "random", "random"], 2)
+
+
+def test_a_cheating_agent_is_shown_every_hand_and_plays_arena_games():
+    oracle = observers.make("oracle")
+    capture = Capture()
+    agent = PolicyAgent(capture, oracle, name="upper bound", cheat=True)
+    assert agent.sees_every_hand
+    game = Game(seed=5)
+    seat = game.turn
+    with pytest.raises(ValueError, match="show it the game first"):
+        agent.act(game.view(seat), game.legal_moves())
+    agent.show(game)
+    agent.act(game.view(seat), game.legal_moves())
+    seen = oracle.view_of(capture.calls[-1][0], "opponent_hands")
+    for row, step in enumerate((1, 2, 3)):  # next, across, previous
+        hand = game.hand((seat + step) % 4)
+        assert [int(b) for b in seen[row]] == [hand >> c & 1 for c in range(52)]
+    result = evaluate([agent, "random", "random", "random"], 2, seed=0)
+    assert result.agents[0].games == 8

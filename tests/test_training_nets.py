@@ -6,14 +6,16 @@ import numpy as np
 import pytest
 import torch
 
+import observers
 from big2.cards import parse_cards
+from big2.game import Game
 from envs import codecs
+from training.bodies import HandReader, PlanesBody, make_body
 from training.nets import (
     ILLEGAL,
     MaskedActor,
     NumpyLogits,
     action_features,
-    hand_offset,
     legal_distribution,
     rest_features,
     trim,
@@ -57,8 +59,7 @@ def test_masked_actor_scores_legal_positions_and_pads_the_rest(rest, actions):
     features = action_features(codec)
     if actions == "catalog":
         assert features is not None and features.shape == (codec.n, 52 + 10 + 1)
-    hand_at = hand_offset(rest, "simple", "standard")
-    actor = MaskedActor(161, codec.n, (16,), features, "mlp", hand_at)
+    actor = MaskedActor(observers.make("simple"), codec.n, (16,), features, "mlp", rest)
     obs = np.random.default_rng(0).random((2, 161), dtype=np.float32)
     legal = np.array([[0, 5, codec.n - 1, -1], [9, -1, -1, -1]])
     scores = actor.scores(obs, legal)
@@ -74,7 +75,48 @@ def test_masked_actor_scores_legal_positions_and_pads_the_rest(rest, actions):
     assert full[[0, 5, codec.n - 1]] == pytest.approx(scores[0].detach().numpy(), abs=1e-5)
 
 
-def test_rest_features_need_a_hand_piece():
-    with pytest.raises(ValueError, match="hand"):
-        hand_offset(True, "charlesworth", "standard")
-    assert hand_offset(False, "charlesworth", "standard") is None
+def test_rest_features_need_an_observer_that_shows_the_hand():
+    with pytest.raises(ValueError, match="need an observer"):
+        MaskedActor(161, 1695, (16,), action_features(codecs.make("catalog")), rest=True)
+
+    class NoHand(observers.Observer):
+        name = "no-hand"
+
+        def declare(self) -> list[observers.Piece]:
+            return [observers.Piece("passes", (3,), "passes")]
+
+        def write(self, view, pieces, game=None) -> None:  # never called here
+            raise AssertionError
+
+    with pytest.raises(ValueError, match="no-action-rest"):
+        HandReader(NoHand())
+
+
+@pytest.mark.parametrize("name", sorted(observers.REGISTRY))
+def test_the_hand_reader_finds_the_hand_in_every_observer(name):
+    game = Game(seed=3)
+    for _ in range(9):  # a few plays in, so hands and history differ from the deal
+        game.play(game.legal_moves()[-1])
+    view = game.view(game.turn)
+    observer = observers.make(name)
+    obs = torch.as_tensor(observer.observe(view, game))[None]
+    expected = [float(view.hand >> card & 1) for card in range(52)]
+    assert HandReader(observer)(obs)[0].tolist() == expected
+
+
+@pytest.mark.parametrize("name", sorted(observers.REGISTRY))
+def test_each_observer_gets_a_body_suited_to_its_shape(name):
+    observer = observers.make(name)
+    body = make_body(observer, (32, 8))
+    assert isinstance(body, PlanesBody) == (name == "planes")
+    out = body(torch.zeros(3, observer.size))
+    assert out.shape == (3, 8)
+
+
+def test_the_planes_cnn_sees_where_cards_are():
+    observer = observers.make("planes")
+    torch.manual_seed(0)
+    body = PlanesBody(observer, (16,))
+    a, b = torch.zeros(1, observer.size), torch.zeros(1, observer.size)
+    a[0, 0], b[0, 5] = 1.0, 1.0  # one card in the hand plane, at different places
+    assert not torch.allclose(body(a), body(b))

@@ -21,6 +21,7 @@ from tianshou.algorithm.modelfree.ppo import PPO
 from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory
 
+import observers
 from envs.vector import Big2VectorEnv
 from training import checkpoint
 from training.config import SELF, Config
@@ -32,7 +33,6 @@ from training.nets import (
     QNet,
     legal_distribution,
     make_actor,
-    sizes,
     store_width,
 )
 from training.rollout import SnapshotPolicy
@@ -71,7 +71,8 @@ def make_algorithm(cfg: Config) -> PPO | DQN:
             action_space=positions,
         )
         critic_key = "critic" if cfg.critic_observer else "obs"
-        critic = Critic(sizes(cfg)[2], cfg.hidden, key=critic_key)
+        seen = observers.make(cfg.critic_observer or cfg.observer, cfg.rules)
+        critic = Critic(seen, cfg.hidden, key=critic_key)
         algorithm: PPO | DQN = PPO(policy=policy, critic=critic, optim=optim, gamma=cfg.gamma,
                                    ent_coef=cfg.ent_coef, max_grad_norm=0.5)  # fmt: skip
     else:

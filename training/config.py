@@ -20,12 +20,16 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import observers
+from big2.evaluation.backends import BACKENDS
 from big2.players.specs import BASELINES, load_agent
 from big2.rules import get as get_rules
 from envs import codecs
 
 SELF, SELF_ALL = "self", "self-all"
 DEVICES = ("auto", "cpu", "cuda")
+# what a resumed run may change: how long and where it runs, never what it learns
+RESUME_CHANGES = ("steps", "max_minutes", "device", "threads", "backend", "ray_address")
+STUDY_ONLY = ("upper_bound",)  # fields only training.ablation sets: not command-line flags
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,15 @@ class Config:
     init: str = ""
     device: str = "auto"  # auto: cuda when available, else cpu
     threads: int = 2  # torch threads for the networks (the env steps on one core)
+    # the games in this many shards (training.shards); the backend runs them: "local"
+    # (in this process) or "ray" (an actor per shard, on the cluster at ray_address or
+    # a local Ray instance). Shards change what is collected; the backend does not.
+    shards: int = 1
+    backend: str = "local"
+    ray_address: str = ""
+    # the actor may see every hand (a perfect-information observer): a cheating upper
+    # bound that only an ablation study sets (not a flag of training.train)
+    upper_bound: bool = False
 
     def check(self) -> None:
         """Raise ValueError for settings that cannot work (before anything is written)."""
@@ -82,6 +95,12 @@ class Config:
         for name in ("steps", "envs", "epoch_steps", "collect_steps", "batch_size", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        if not 1 <= self.shards <= self.envs:
+            raise ValueError(f"shards must be between 1 and envs ({self.envs}), got {self.shards}")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}, got {self.backend!r}")
+        if self.ray_address and self.backend != "ray":
+            raise ValueError("--ray-address needs --backend ray")
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {DEVICES}, got {self.device!r}")
         get_rules(self.rules)
@@ -89,10 +108,12 @@ class Config:
         self._check_opponents()
         if self.plan_features and self.actions != "catalog":
             raise ValueError(f"--plan-features needs --actions catalog, not {self.actions!r}")
-        if observers.make(self.observer, self.rules).perfect_information:
+        cheats = observers.make(self.observer, self.rules).perfect_information
+        if cheats and not self.upper_bound:
             raise ValueError(
                 f"observer {self.observer!r} sees every hand; the actor must play from its "
-                f"seat's view (use it as --critic-observer instead)"
+                f"seat's view (use it as --critic-observer instead; an ablation study may "
+                f"run it as a labelled upper bound)"
             )
         if self.critic_observer:
             observers.make(self.critic_observer, self.rules)
@@ -145,6 +166,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[dict[str, Any], str | Non
     """The config fields given on the command line, the run to resume, and --overwrite."""
     parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__)
     for f in fields(Config):
+        if f.name in STUDY_ONLY:
+            continue
         value, flag = f.default, "--" + f.name.replace("_", "-")
         if isinstance(value, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None)
@@ -160,11 +183,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[dict[str, Any], str | Non
     args = vars(parser.parse_args(argv))
     resume, overwrite = args.pop("resume"), args.pop("overwrite")
     given = {k: v for k, v in args.items() if v is not None}
-    changed = set(given) - {"steps", "max_minutes", "device", "threads"}
+    changed = set(given) - set(RESUME_CHANGES)
     if resume and changed:
         flags = ", ".join("--" + k.replace("_", "-") for k in sorted(changed))
-        parser.error(
-            f"a resumed run keeps its config; only --steps, --max-minutes, --device and "
-            f"--threads apply ({flags})"
-        )
+        allowed = ", ".join("--" + k.replace("_", "-") for k in RESUME_CHANGES)
+        parser.error(f"a resumed run keeps its config; only {allowed} apply ({flags})")
     return given, resume, overwrite

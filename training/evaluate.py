@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from big2.evaluation import evaluate
+from big2.evaluation import backends, evaluate
 from big2.players import AgentSpec, load_agent
 from big2.players.search import CANDIDATES, DETERMINIZATIONS, LATE_FACTOR, PRIOR_WEIGHT
 from training import checkpoint
@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--opponents", default="heuristic")
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1)
+    backends.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     group = parser.add_argument_group("search (only with CHECKPOINT+search)")
     group.add_argument(
@@ -56,9 +56,10 @@ def main(argv: list[str] | None = None) -> None:
         rules = checkpoint.load_agent(spec.name).codec.rules
         agent = load_agent(spec, rules, **options)
         opponents = [load_agent(args.opponents, rules) for _ in range(3)]
-        result = evaluate([agent, *opponents], args.deals, args.seed, rules, args.workers,
-                          progress=not args.json)  # fmt: skip
-    except ValueError as e:  # CheckpointError included
+        with backends.from_arguments(args) as backend:
+            result = evaluate([agent, *opponents], args.deals, args.seed, rules,
+                              progress=not args.json, backend=backend)  # fmt: skip
+    except (ValueError, ImportError) as e:  # CheckpointError included; ImportError: an extra
         raise SystemExit(f"evaluate: {e}") from None
     me = result.agents[0]
     if args.json:

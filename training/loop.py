@@ -7,7 +7,6 @@ evaluation opponent on the same fixed duplicate deals every time (``--eval-seed`
 
 from __future__ import annotations
 
-import copy
 import json
 import time
 from dataclasses import asdict, dataclass, field
@@ -22,15 +21,17 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from big2.evaluation import evaluate as arena
+from big2.evaluation.backends import Backend
 from big2.rules import get as get_rules
 from envs.policy_agent import PolicyAgent
 from training import checkpoint
-from training.build import acting_net, make_env
+from training.build import acting_net
 from training.config import SELF, Config
 from training.features import plan_features
 from training.nets import MaskedActor, NumpyLogits, store_width
 from training.plot import plot_curve
-from training.rollout import Chunk, Episodes, Rollout, SnapshotPolicy, add, to_buffer
+from training.rollout import Chunk, Episodes, Rollout, add, to_buffer
+from training.shards import Shards
 
 
 @dataclass
@@ -49,11 +50,17 @@ class RunState:
                                        "snapshots")))  # fmt: skip
 
 
+def learner_agent(cfg: Config, net: MaskedActor) -> PolicyAgent:
+    """The greedy policy of ``net`` as an arena player (a cheating upper bound, shown the
+    whole game, when the config's observer sees every hand: ``upper_bound``)."""
+    return PolicyAgent(NumpyLogits(net), cfg.observer, cfg.actions, get_rules(cfg.rules),
+                       name="learner", features=plan_features if cfg.plan_features else None,
+                       cheat=cfg.upper_bound)  # fmt: skip
+
+
 def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, Any]]:
     """Arena results of the greedy policy against three copies of each eval opponent."""
-    rules = get_rules(cfg.rules)
-    agent = PolicyAgent(NumpyLogits(net), cfg.observer, cfg.actions, rules, name="learner",
-                        features=plan_features if cfg.plan_features else None)  # fmt: skip
+    agent, rules = learner_agent(cfg, net), get_rules(cfg.rules)
     rows = []
     for name in cfg.eval_opponents:
         a = arena([agent, name, name, name], cfg.eval_deals, cfg.eval_seed, rules).agents[0]
@@ -84,14 +91,18 @@ def epoch_scores(history: list[dict[str, Any]], key: str = "mean_score") -> dict
 class Run:
     """One training run's loop: collect, update, and after every epoch evaluate and save."""
 
-    def __init__(self, cfg: Config, run_dir: Path, algorithm: PPO | DQN, state: RunState) -> None:
+    def __init__(
+        self, cfg: Config, run_dir: Path, algorithm: PPO | DQN, state: RunState,
+        backend: Backend | None = None,
+    ) -> None:  # fmt: skip
         self.cfg, self.run_dir, self.algorithm, self.state = cfg, run_dir, algorithm, state
-        self.pool: list[SnapshotPolicy] = []
-        for weights in state.snapshots:
-            self.pool.append(self._snapshot(weights, len(self.pool)))
         seed = cfg.seed * 1000 + state.epoch * 7919  # fresh deals after a resume
-        env = make_env(cfg, seed, self.pool)
-        self.rollout = Rollout(env, algorithm.policy, seed, cfg.all_seats)
+        self.env = Shards(cfg, backend or Backend(), seed, cfg.shards)
+        # the self-play pool: (generator seed, actor weights) of the last five snapshots
+        self.snapshots = [(self._seed_of(i), w) for i, w in enumerate(state.snapshots)]
+        if self.snapshots:
+            self.env.set_pool(self.snapshots)
+        self.rollout = Rollout(self.env, algorithm.policy, seed, cfg.all_seats)
         # a resumed run drops what a crashed continuation logged after its checkpoint
         self.writer = SummaryWriter(str(run_dir / "tb"), purge_step=state.env_step + 1)
         self.best = max(epoch_scores(state.history, selection_key(cfg)).values(), default=-np.inf)
@@ -187,10 +198,9 @@ class Run:
                 self.writer.add_scalar(f"update/{name}", mean, self.state.env_step)
         self.writer.add_scalar("info/update_step", self.state.update_step, self.state.env_step)
 
-    def _snapshot(self, weights: dict[str, Any], index: int) -> SnapshotPolicy:
-        clone = copy.deepcopy(acting_net(self.algorithm))
-        clone.load_state_dict(weights)
-        return SnapshotPolicy(clone.eval(), seed=self.cfg.seed * 7919 + index)
+    def _seed_of(self, index: int) -> int:
+        """The sampling seed of the snapshot taken at ``index`` (its epoch)."""
+        return self.cfg.seed * 7919 + index
 
     def _after_epoch(self) -> None:
         """Evaluate, log, snapshot, checkpoint and plot after one epoch."""
@@ -205,9 +215,10 @@ class Run:
                                    state.env_step)  # fmt: skip
         self.writer.add_scalar("info/epoch", state.epoch, state.env_step)
         if SELF in cfg.opponents and state.epoch % cfg.snapshot_every == 0:
-            weights = copy.deepcopy(net.state_dict())
+            weights = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
             state.snapshots = [*state.snapshots, weights][-5:]
-            self.pool[:] = [*self.pool, self._snapshot(weights, state.epoch)][-5:]
+            self.snapshots = [*self.snapshots, (self._seed_of(state.epoch), weights)][-5:]
+            self.env.set_pool(self.snapshots)
         data = {"config": cfg.to_dict(), "state": self.algorithm.state_dict(), **asdict(state)}
         checkpoint.save(self.run_dir / "latest.pt", data)
         if score > self.best:

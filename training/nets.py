@@ -11,7 +11,6 @@ action. No full-width (17,859) mask or logit row reaches torch. Device moves hap
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -24,20 +23,14 @@ import observers
 from big2.rules import get as get_rules
 from envs import codecs
 from envs.engine import MAX_COMBOS
+from observers.base import Observer
+from training.bodies import HandReader, make_body, mlp
 from training.config import Config
 from training.features import PLAN_FEATURES
 from training.features import SCALE as PLAN_SCALE
 
 ILLEGAL = -1e9
 REST_FEATURES = 5
-
-
-def mlp(sizes: Sequence[int]) -> nn.Sequential:
-    """Linear layers with ReLU between them (and after the last)."""
-    layers: list[nn.Module] = []
-    for a, b in pairwise(sizes):
-        layers += [nn.Linear(a, b), nn.ReLU()]
-    return nn.Sequential(*layers)
 
 
 def to_tensor(x: Any, device: torch.device, dtype: torch.dtype = torch.float32) -> torch.Tensor:
@@ -56,19 +49,6 @@ def trim(legal: Any) -> np.ndarray:
     arr: np.ndarray = to_numpy(legal)
     width = max(1, int((arr >= 0).sum(axis=1).max()) if len(arr) else 1)
     return arr[:, :width]
-
-
-def hand_offset(enabled: bool, observer: str, rules: str) -> int | None:
-    """Where ``observer``'s 52 hand bits start, if rest features are ``enabled``."""
-    if not enabled:
-        return None
-    encoder = observers.make(observer, rules)
-    if "hand" not in encoder.offsets:
-        raise ValueError(
-            f"action_rest needs an observer with a 'hand' piece, not {observer!r} "
-            f"(pass --no-action-rest)"
-        )
-    return encoder.offsets["hand"]
 
 
 def rest_features(hand: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
@@ -120,16 +100,16 @@ class ActionScorer(nn.Module):
         width: int,
         embed: int = 128,
         head: str = "dot",
-        hand_at: int | None = None,
+        hand: HandReader | None = None,
         plan: bool = False,
     ) -> None:
         super().__init__()
         if head not in ("dot", "mlp"):
             raise ValueError(f"action head must be 'dot' or 'mlp', got {head!r}")
-        self.hand_at, self.plan = hand_at, plan
+        self.hand, self.plan = hand, plan
         n_features = (
             features.shape[1]
-            + (REST_FEATURES if hand_at is not None else 0)
+            + (REST_FEATURES if hand is not None else 0)
             + (PLAN_FEATURES if plan else 0)
         )
         # derived from the codec, so not saved in checkpoints (persistent=False)
@@ -151,9 +131,8 @@ class ActionScorer(nn.Module):
     ) -> torch.Tensor:
         rows, slots = (legal >= 0).nonzero(as_tuple=True)
         f = self.features[legal[rows, slots]]  # type: ignore[index]
-        if self.hand_at is not None:
-            hand = obs[rows, self.hand_at : self.hand_at + 52]
-            f = torch.cat([f, rest_features(hand, f[:, :52])], -1)
+        if self.hand is not None:
+            f = torch.cat([f, rest_features(self.hand(obs)[rows], f[:, :52])], -1)
         if self.plan:
             if plan is None:
                 raise ValueError("this actor scores actions with plan features; pass `plan`")
@@ -173,29 +152,37 @@ class ActionScorer(nn.Module):
 class MaskedActor(nn.Module):
     """Observations and legal ids -> logits over the legal positions (B, K).
 
-    With ``features`` (one row per action: the catalog codec) the head is an
-    :class:`ActionScorer`; without, a linear layer whose rows for the legal actions are
-    gathered (the hand codec).
+    The body suits the observer's shape (:func:`training.bodies.make_body`: an MLP, or a
+    CNN for card planes; a plain size means an MLP). With ``features`` (one row per
+    action: the catalog codec) the head is an :class:`ActionScorer` (``rest``: it also
+    reads what each play leaves in the hand, which needs an observer); without, a
+    linear layer whose rows for the legal actions are gathered (the hand codec).
     """
 
     def __init__(
         self,
-        obs_size: int,
+        observer: Observer | int,
         n_actions: int,
         hidden: Sequence[int] = (512, 256),
         features: np.ndarray | None = None,
         head: str = "dot",
-        hand_at: int | None = None,
+        rest: bool = False,
         plan: bool = False,
     ) -> None:
         super().__init__()
         if plan and features is None:
             raise ValueError("plan features need the catalog codec's action features")
-        self.body = mlp([obs_size, *hidden])
+        if rest and not isinstance(observer, Observer):
+            raise ValueError("rest features read the hand, so they need an observer, not a size")
+        if isinstance(observer, Observer):
+            self.body = make_body(observer, hidden)
+            hand = HandReader(observer) if rest else None
+        else:
+            self.body, hand = mlp([observer, *hidden]), None
         self.scorer = (
             None
             if features is None
-            else ActionScorer(features, hidden[-1], head=head, hand_at=hand_at, plan=plan)
+            else ActionScorer(features, hidden[-1], head=head, hand=hand, plan=plan)
         )
         self.head = nn.Linear(hidden[-1], n_actions) if features is None else None
 
@@ -238,9 +225,11 @@ def legal_distribution(logits: torch.Tensor) -> torch.distributions.Categorical:
 class Critic(nn.Module):
     """obs Batch -> state value (B, 1), read from ``obs.<key>`` ("critic": centralised)."""
 
-    def __init__(self, obs_size: int, hidden: Sequence[int] = (512, 256), key: str = "obs") -> None:
+    def __init__(
+        self, observer: Observer, hidden: Sequence[int] = (512, 256), key: str = "obs"
+    ) -> None:
         super().__init__()
-        self.body = mlp([obs_size, *hidden])
+        self.body = make_body(observer, hidden)
         self.head = nn.Linear(hidden[-1], 1)
         self.key = key
 
@@ -302,8 +291,7 @@ def store_width(cfg: Config) -> int:
 
 def make_actor(cfg: Config, kind: type[MaskedActor] = MaskedActor) -> MaskedActor:
     """The acting network a config describes: PPO's actor, or DQN's Q-network (``QNet``)."""
-    obs_size, n_actions, _ = sizes(cfg)
     codec = codecs.make(cfg.actions, get_rules(cfg.rules))
-    hand_at = hand_offset(cfg.action_rest, cfg.observer, cfg.rules)
-    return kind(obs_size, n_actions, cfg.hidden, action_features(codec), cfg.action_head,
-                hand_at, cfg.plan_features)  # fmt: skip
+    return kind(observers.make(cfg.observer, cfg.rules), codec.n, cfg.hidden,
+                action_features(codec), cfg.action_head, cfg.action_rest,
+                cfg.plan_features)  # fmt: skip

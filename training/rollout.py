@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import torch
@@ -98,13 +98,25 @@ def stack(rows: list[Rows], width: int) -> Rows:
     return out
 
 
+class VectorEnv(Protocol):
+    """What a rollout steps: a :class:`~envs.vector.Big2VectorEnv`, or the run's
+    :class:`training.shards.Shards` of them."""
+
+    num_envs: int
+
+    def reset(self, seed: int) -> tuple[dict[str, np.ndarray], dict[str, Any]]: ...
+
+    def step(self, actions: np.ndarray) -> tuple[Any, ...]: ...
+
+
 class Rollout:
     """Steps ``env`` with ``policy`` and returns closed transitions (see the module docstring).
 
     ``explore(act, legal)`` may replace positions (DQN's epsilon-greedy).
     """
 
-    def __init__(self, env: Big2VectorEnv, policy: Any, seed: int, all_seats: bool) -> None:
+    def __init__(self, env: VectorEnv | Big2VectorEnv, policy: Any, seed: int,
+                 all_seats: bool) -> None:  # fmt: skip
         self.env, self.policy, self.all_seats = env, policy, all_seats
         self.lanes = env.num_envs * (4 if all_seats else 1)
         obs, info = env.reset(seed=seed)

@@ -27,6 +27,7 @@ from typing import Any
 import torch
 from tianshou.utils.torch_utils import policy_within_training_step
 
+from big2.evaluation.backends import make_backend
 from training import checkpoint
 from training.build import load_init, make_algorithm, scoped_seed
 from training.config import Config, parse_args
@@ -51,12 +52,15 @@ def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = F
             algorithm.load_state_dict(resume["state"])
         elif cfg.init:
             load_init(cfg, algorithm)  # a bad checkpoint fails here, before any file is written
-        if resume is None and overwrite and run_dir.exists():
-            shutil.rmtree(run_dir)
-        run_dir.mkdir(parents=True, exist_ok=True)
-        (run_dir / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2), encoding="utf-8")
-        with policy_within_training_step(algorithm.policy):
-            Run(cfg, run_dir, algorithm, state).run()
+        # a backend that cannot start (Ray without its extra) fails here, before any write
+        with make_backend(cfg.backend, address=cfg.ray_address) as backend:
+            if resume is None and overwrite and run_dir.exists():
+                shutil.rmtree(run_dir)
+            run_dir.mkdir(parents=True, exist_ok=True)
+            config = json.dumps(cfg.to_dict(), indent=2)
+            (run_dir / "config.json").write_text(config, encoding="utf-8")
+            with policy_within_training_step(algorithm.policy):
+                Run(cfg, run_dir, algorithm, state, backend).run()
     return state
 
 
@@ -92,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     start = time.time()
     try:
         final = train(cfg, resume, overwrite)
-    except ValueError as e:
+    except (ValueError, ImportError) as e:  # ImportError: the backend's missing extra
         raise SystemExit(f"training: {e}") from None
     finally:
         torch.set_num_threads(threads)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from big2 import rules as R
 from big2.cards import format_cards
+from big2.evaluation import backends
 from big2.game import Game
 from big2.log import GameLog
 from big2.players import Agent, AgentSpec, GreedyAgent, RandomAgent, load_agent, play
@@ -48,7 +49,9 @@ def _arena(args: argparse.Namespace) -> None:
 
     rules = R.get(args.rules)
     agents: list[Agent | str] = [load_agent(a, rules) for a in args.agents]
-    result = evaluate(agents, args.deals, args.seed, rules, args.workers, progress=args.progress)
+    with backends.from_arguments(args) as backend:
+        result = evaluate(agents, args.deals, args.seed, rules, progress=args.progress,
+                          backend=backend)  # fmt: skip
     print(result.table())
     if args.json:
         Path(args.json).write_text(result.to_json(), encoding="utf-8")
@@ -111,11 +114,11 @@ def parser() -> argparse.ArgumentParser:
     arena.add_argument("--agents", nargs=4, required=True, metavar="AGENT")
     arena.add_argument("--deals", type=int, default=1000)
     arena.add_argument("--seed", type=int, default=0)
-    arena.add_argument("--workers", type=int, default=1)
     arena.add_argument("--rules", default="standard", choices=rules)
     arena.add_argument("--json", help="also write the results as JSON to this file")
     arena.add_argument("--csv", help="also write the results as CSV to this file")
     arena.add_argument("--progress", action="store_true", help="show a progress bar")
+    backends.add_arguments(arena)
 
     replay = commands.add_parser("replay", help="step through a saved game, all hands shown")
     replay.add_argument("file")
@@ -139,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             _play(args)
         elif args.command == "replay":
             _replay(args)
-    except ValueError as e:
+    except (ValueError, ImportError) as e:  # ImportError: a backend's missing extra
         raise SystemExit(f"big2 {args.command}: {e}") from None
     except (KeyboardInterrupt, EOFError):
         print()

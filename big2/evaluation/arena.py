@@ -15,26 +15,21 @@ each game's deal and each agent's randomness come from seeds derived from
 
 from __future__ import annotations
 
-import builtins
 import csv
 import io
 import json
-import math
-import multiprocessing
 import random
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any
 
 from big2.board import N_SEATS, Board
+from big2.evaluation.backends import Backend
+from big2.evaluation.stats import mean, normal_ci
 from big2.game import Game
 from big2.players import Agent, load_agent, play
 from big2.rules import STANDARD, Rules
-
-Z95 = 1.959964  # two-sided 95% normal quantile
 
 
 @dataclass(frozen=True)
@@ -101,33 +96,51 @@ def evaluate(
     rules: Rules = STANDARD,
     workers: int = 1,
     progress: bool = False,
+    backend: Backend | None = None,
 ) -> ArenaResult:
     """Play ``n_deals`` duplicate deals (4 games each) between four agents.
 
     ``agents`` are Agent objects or agent specs (``"heuristic"``, ``"random:3"``,
     ``"trained"``: see :mod:`big2.players.specs`). Agents with a ``reset(seed)`` method
-    are reseeded before every game. ``workers > 1`` plays deals in that many processes
-    (agents must pickle).
+    are reseeded before every game. ``workers > 1`` plays deals in that many processes,
+    and a ``backend`` (:mod:`big2.evaluation.backends`: Ray) wherever it runs work; the
+    agents must then pickle. The results are the same however the deals are spread.
+    """
+    per_deal = deal_results(agents, n_deals, seed, rules, workers, progress, backend)
+    return _summarise(_names(agents), per_deal, seed, rules)
+
+
+def deal_results(
+    agents: Sequence[AgentSpec],
+    n_deals: int,
+    seed: int = 0,
+    rules: Rules = STANDARD,
+    workers: int = 1,
+    progress: bool = False,
+    backend: Backend | None = None,
+) -> list[DealResult]:
+    """What :func:`evaluate` summarises: per deal, per agent, (wins, total score) over
+    the deal's four games (for paired comparisons of agents on the same deals).
+
+    >>> deal_results(["greedy", "random", "random", "random"], 2, seed=0)[0][0]
+    (3, 82)
     """
     if len(agents) != N_SEATS:
         raise ValueError(f"evaluate needs {N_SEATS} agents, got {len(agents)}")
     if n_deals < 1:
         raise ValueError(f"n_deals must be at least 1, got {n_deals}")
     players = [load_agent(a, rules) if isinstance(a, str) else a for a in agents]
-    size = max(1, min(50, n_deals // (8 * max(1, workers))))
+    runner = backend or Backend(workers)
+    size = max(1, min(50, n_deals // (8 * runner.parallelism)))
     chunks = [list(range(i, min(i + size, n_deals))) for i in range(0, n_deals, size)]
     play = partial(_play_deals, players, seed=seed, rules=rules)
-    # spawn, not fork: forking a process that already runs torch's threads can deadlock
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, spawn) if workers > 1 else nullcontext() as pool:
-        parts: Iterable[dict[int, DealResult]] = (pool or builtins).map(play, chunks)
-        if progress:
-            from tqdm import tqdm
+    parts: Iterable[dict[int, DealResult]] = runner.map(play, chunks)
+    if progress:
+        from tqdm import tqdm
 
-            parts = tqdm(parts, total=len(chunks), desc="arena", unit="chunk")
-        per_deal = {d: r for part in parts for d, r in part.items()}
-    ordered = [per_deal[d] for d in range(n_deals)]
-    return _summarise(_names(agents), ordered, seed, rules)
+        parts = tqdm(parts, total=len(chunks), desc="arena", unit="chunk")
+    per_deal = {d: r for part in parts for d, r in part.items()}
+    return [per_deal[d] for d in range(n_deals)]
 
 
 DealResult = list[tuple[int, int]]  # per agent: (wins, total score) over the 4 games
@@ -178,27 +191,13 @@ def _summarise(
                 name=name,
                 games=n * N_SEATS,
                 wins=sum(d[i][0] for d in per_deal),
-                win_share=_mean(wins),
-                win_share_ci=_ci(wins),
-                mean_score=_mean(scores),
-                mean_score_ci=_ci(scores),
+                win_share=mean(wins),
+                win_share_ci=normal_ci(wins),
+                mean_score=mean(scores),
+                mean_score_ci=normal_ci(scores),
             )
         )
     return ArenaResult(tuple(results), n, n * N_SEATS, seed, rules.name)
-
-
-def _mean(xs: list[float]) -> float:
-    return sum(xs) / len(xs)
-
-
-def _ci(xs: list[float]) -> tuple[float, float]:
-    """Normal-approximation 95% interval of the mean of ``xs`` (one value per deal)."""
-    m = _mean(xs)
-    if len(xs) < 2:
-        return (m, m)
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-    half = Z95 * sd / math.sqrt(len(xs))
-    return (m - half, m + half)
 
 
 def _names(agents: Sequence[AgentSpec]) -> list[str]:

@@ -4,6 +4,12 @@ An agent has ``act(view, legal_moves) -> move``: it sees only its seat's
 :class:`~big2.game.View` and picks one of the legal moves. :func:`play` is the game
 loop that the CLI, the arena, search rollouts, the training env, benches and tests use.
 
+One exception to "only its view", for research upper bounds: an agent whose
+``sees_every_hand`` is true is shown the whole game (``agent.show(game)``) before each
+of its moves. Only a policy on a perfect-information observer, made with ``cheat=True``
+(:class:`envs.policy_agent.PolicyAgent`), does that; results of such agents are labelled
+as cheating wherever they are reported.
+
 >>> from big2.game import Game
 >>> from big2.players.baselines import GreedyAgent, RandomAgent
 >>> game = play(Game(seed=1), [GreedyAgent(), RandomAgent(0), GreedyAgent(), RandomAgent(1)])
@@ -48,7 +54,10 @@ def play(
     by_seat = _by_seat(agents)
     while game.winner is None and not (until is not None and until(game)):
         seat = game.turn
-        game.play(by_seat[seat].act(game.view(seat), game.legal_moves()))
+        agent = by_seat[seat]
+        if getattr(agent, "sees_every_hand", False):
+            agent.show(game)  # type: ignore[attr-defined]  # a cheat: see the module doc
+        game.play(agent.act(game.view(seat), game.legal_moves()))
     return game
 
 

@@ -1,0 +1,78 @@
+"""Local against Ray on this machine: ``python -m bench.distributed`` (also ``make bench``).
+
+Prints, for the same work on each backend:
+
+- Ray's start-up time (a local instance sized to the machine), excluded below;
+- arena: ``--deals`` duplicate deals of greedy against three heuristic players: local in
+  one process, local in two processes, and Ray tasks;
+- training: ``--steps`` learner decisions of the default PPO config (evaluation
+  excluded): one shard in this process, two shards in this process, and two shards as
+  Ray actors (learning stays in this process).
+
+The results of each pair are identical (tests/test_distributed.py); only time differs.
+On a few cores Ray's scheduling and serialisation cost more than they save: it is for
+more machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from big2.evaluation import evaluate
+from big2.evaluation.backends import Backend, RayBackend
+
+
+def arena_seconds(backend: Backend, deals: int) -> float:
+    start = time.perf_counter()
+    evaluate(["greedy", "heuristic", "heuristic", "heuristic"], deals, seed=0, backend=backend)
+    return time.perf_counter() - start
+
+
+def training_rate(backend: Backend, steps: int, shards: int) -> float:
+    """Learner decisions per second, collection and updates (no evaluation)."""
+    import torch
+    from tianshou.utils.torch_utils import policy_within_training_step
+
+    from training.build import make_algorithm
+    from training.config import Config
+    from training.loop import Run, RunState
+
+    torch.set_num_threads(1)
+    with tempfile.TemporaryDirectory() as run_dir:
+        cfg = Config(steps=steps, epoch_steps=steps, eval_deals=1, eval_opponents=("random",),
+                     run_dir=run_dir, threads=1, shards=shards,
+                     backend=backend.name)  # fmt: skip
+        algorithm = make_algorithm(cfg)
+        with policy_within_training_step(algorithm.policy):
+            run = Run(cfg, Path(run_dir), algorithm, RunState(), backend)
+            run.run()
+    return run.state.env_step / (run.timing["collect"] + run.timing["update"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--steps", type=int, default=20_000)
+    args = parser.parse_args()
+    start = time.perf_counter()
+    ray = RayBackend()
+    print(f"Ray start-up: {time.perf_counter() - start:.1f} s ({ray.workers} CPUs)")
+    try:
+        print(f"arena, {args.deals} deals (seconds):")
+        for label, backend in (("local, 1 process", Backend(1)),
+                               ("local, 2 processes", Backend(2)), ("ray", ray)):  # fmt: skip
+            print(f"  {label:<22}{arena_seconds(backend, args.deals):>8.1f}")
+        print(f"training, default PPO, {args.steps:,} steps (learner decisions/s):")
+        for label, backend, shards in (("local, 1 shard", Backend(), 1),
+                                       ("local, 2 shards", Backend(), 2),
+                                       ("ray, 2 shard actors", ray, 2)):  # fmt: skip
+            print(f"  {label:<22}{training_rate(backend, args.steps, shards):>8,.0f}")
+    finally:
+        ray.close()
+
+
+if __name__ == "__main__":
+    main()

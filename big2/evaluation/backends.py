@@ -1,0 +1,206 @@
+"""Where parallel work runs: in this process or local processes (``local``), or on Ray.
+
+Our heavy work is embarrassingly parallel (arena deals, study cells) or batched
+(rollouts from env shards). A :class:`Backend` runs it and is the one place that knows
+how: :meth:`~Backend.map` (results in input order), :meth:`~Backend.as_completed` (each
+result, or the exception that stopped it, as it finishes), and :meth:`~Backend.actors`
+with :meth:`~Backend.call` (stateful workers, such as env shards). Results never depend
+on the backend: the work is split the same way and seeded per item.
+
+This is the only module that imports ``ray`` (the ``distributed`` extra:
+``pip install -e '.[distributed]'``). :class:`RayBackend` joins a cluster
+(``address``) or starts a local Ray instance sized to the machine, declares the CPUs
+each task and actor needs, lets Ray retry tasks and restart actors lost with a worker
+(``retries``), and shuts down on :meth:`~Backend.close` what it started.
+
+>>> with make_backend("local") as backend:
+...     list(backend.map(abs, [-2, 3]))
+[2, 3]
+"""
+
+from __future__ import annotations
+
+import builtins
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+BACKENDS = ("local", "ray")
+EXTRA = "pip install -e '.[distributed]'"
+
+
+class Backend:
+    """Runs work in this process, or in ``workers`` local processes (spawned)."""
+
+    name = "local"
+
+    def __init__(self, workers: int = 1) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be positive, got {workers}")
+        self.workers = workers
+
+    @property
+    def parallelism(self) -> int:
+        """How many items run at once (to size chunks of work)."""
+        return self.workers
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T], cpus: float = 1) -> Iterator[R]:
+        """``fn(item)`` for every item, in order (``fn`` and items must pickle)."""
+        if self.workers == 1:
+            yield from builtins.map(fn, items)
+            return
+        # spawn, not fork: forking a process that already runs torch's threads can deadlock
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(self.workers, spawn) as pool:
+            yield from pool.map(fn, items)
+
+    def as_completed(
+        self, fn: Callable[[T], R], items: Sequence[T], cpus: float = 1
+    ) -> Iterator[tuple[int, R | BaseException]]:
+        """(index, ``fn(items[index])`` or the exception it raised), as each finishes."""
+        if self.workers == 1:
+            for i, item in enumerate(items):
+                yield i, _attempt(fn, item)
+            return
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(self.workers, spawn) as pool:
+            futures: dict[Future[R | BaseException], int] = {
+                pool.submit(_attempt, fn, item): i for i, item in enumerate(items)
+            }
+            while futures:
+                done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield futures.pop(future), _outcome(future)
+
+    def actors(self, cls: type, arguments: Sequence[tuple[Any, ...]], cpus: float = 1) -> list[Any]:
+        """One ``cls(*args)`` per entry of ``arguments`` (in this process, for ``local``)."""
+        return [cls(*args) for args in arguments]
+
+    def call(
+        self, actors: Sequence[Any], method: str, arguments: Sequence[tuple[Any, ...]]
+    ) -> list[Any]:
+        """``actor.method(*args)`` on every actor with its own arguments; the results."""
+        return [getattr(a, method)(*args) for a, args in zip(actors, arguments, strict=True)]
+
+    def close(self) -> None:
+        """Release what the backend started."""
+
+    def __enter__(self) -> Backend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _call(fn: Callable[[T], R], item: T) -> R:
+    return fn(item)
+
+
+def _attempt(fn: Callable[[T], R], item: T) -> R | BaseException:
+    try:
+        return fn(item)
+    except Exception as e:
+        return e
+
+
+def _outcome(future: Future[Any]) -> Any:
+    try:
+        return future.result()
+    except BaseException as e:
+        return e
+
+
+def import_ray() -> Any:
+    """The ``ray`` module, or an ImportError that names the extra to install."""
+    try:
+        import ray
+    except ImportError:
+        raise ImportError(f"the ray backend needs Ray: {EXTRA}") from None
+    return ray
+
+
+class RayBackend(Backend):
+    """Runs work as Ray tasks and actors, on a cluster or a local instance it starts."""
+
+    name = "ray"
+
+    def __init__(self, address: str = "", num_cpus: int | None = None, retries: int = 2) -> None:
+        ray = self.ray = import_ray()
+        self.retries, self.started = retries, not ray.is_initialized()
+        if self.started:
+            local = {} if address else {"num_cpus": num_cpus or os.cpu_count()}
+            ray.init(address=address or None, include_dashboard=False, log_to_driver=False,
+                     **local)  # fmt: skip
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self._call, self._apply = ray.remote(_call), ray.remote(_attempt)
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T], cpus: float = 1) -> Iterator[R]:
+        task = self._call.options(num_cpus=cpus, max_retries=self.retries)
+        shared = self.ray.put(fn)  # once in the object store, not once per task
+        refs = [task.remote(shared, item) for item in items]
+        for ref in refs:
+            yield self.ray.get(ref)
+
+    def as_completed(
+        self, fn: Callable[[T], R], items: Sequence[T], cpus: float = 1
+    ) -> Iterator[tuple[int, R | BaseException]]:
+        task = self._apply.options(num_cpus=cpus, max_retries=self.retries)
+        shared = self.ray.put(fn)
+        pending = {task.remote(shared, item): i for i, item in enumerate(items)}
+        while pending:
+            done, _ = self.ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                index = pending.pop(ref)
+                try:
+                    yield index, self.ray.get(ref)
+                except Exception as e:
+                    yield index, e
+
+    def actors(self, cls: type, arguments: Sequence[tuple[Any, ...]], cpus: float = 1) -> list[Any]:
+        remote = self.ray.remote(cls).options(num_cpus=cpus, max_restarts=self.retries,
+                                              max_task_retries=self.retries)  # fmt: skip
+        return [remote.remote(*args) for args in arguments]
+
+    def call(
+        self, actors: Sequence[Any], method: str, arguments: Sequence[tuple[Any, ...]]
+    ) -> list[Any]:
+        refs = [getattr(a, method).remote(*args) for a, args in zip(actors, arguments, strict=True)]
+        return list(self.ray.get(refs))
+
+    def close(self) -> None:
+        if self.started and self.ray.is_initialized():
+            self.ray.shutdown()
+            self.started = False
+
+
+def add_arguments(parser: Any, default: Any = "") -> None:
+    """Add ``--backend``, ``--ray-address`` and ``--workers`` to an argparse parser
+    (``default=None``: leave unset flags None, for callers that merge other sources)."""
+    unset = default is None
+    parser.add_argument("--backend", default=None if unset else "local", choices=BACKENDS,
+                        help=f"where the work runs (ray: {EXTRA})")  # fmt: skip
+    parser.add_argument("--ray-address", default=None if unset else "", metavar="ADDR",
+                        help="join this Ray cluster (default: start a local one)")  # fmt: skip
+    parser.add_argument("--workers", type=int, default=None if unset else 1,
+                        help="local processes at once (local backend; default 1)")  # fmt: skip
+
+
+def from_arguments(args: Any) -> Backend:
+    """The backend that :func:`add_arguments`' flags ask for."""
+    return make_backend(args.backend, args.workers, args.ray_address)
+
+
+def make_backend(name: str = "local", workers: int = 1, address: str = "") -> Backend:
+    """The backend called ``name``: ``local`` (``workers`` processes) or ``ray`` (the
+    cluster at ``address``, or a local instance sized to the machine)."""
+    if name == "local":
+        if address:
+            raise ValueError("--ray-address needs --backend ray")
+        return Backend(workers)
+    if name == "ray":
+        return RayBackend(address)
+    raise ValueError(f"unknown backend {name!r}; expected one of {list(BACKENDS)}")

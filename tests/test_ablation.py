@@ -1,0 +1,229 @@
+"""The observer ablation runner: study parsing, statistics, and tiny studies end to end."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from big2.evaluation.stats import normal_ci, t_ci
+from training.ablation.cli import main, parse
+from training.ablation.report import OUTPUTS
+from training.ablation.stats import DEALS_ONLY, DISTINGUISHABLE, NOT, paired, per_setting
+from training.ablation.study import Study, coerce
+from training.config import Config, parse_args
+
+# the smallest cells that still train, evaluate and report
+TINY = ["--steps", "200", "--report-deals", "2", "--set", "envs=4", "--set", "epoch_steps=100",
+        "--set", "eval_deals=1", "--set", "collect_steps=64", "--set", "hidden=16",
+        "--set", "eval_opponents=random greedy", "--no-progress"]  # fmt: skip
+
+
+def study_args(root: Path, *extra: str) -> list[str]:
+    return ["--observers", "simple", "planes", "--seeds", "2", "--run-dir", str(root),
+            "--workers", "2", *TINY, *extra]  # fmt: skip
+
+
+# ------------------------------------------------------------------ statistics
+
+
+def test_intervals_match_textbook_values():
+    # mean 2.5, sd 1.2910: normal half-width 1.96 * 1.2910 / 2; t(3) = 3.182446
+    lo, hi = normal_ci([1.0, 2.0, 3.0, 4.0])
+    assert (lo + hi) / 2 == pytest.approx(2.5) and hi - lo == pytest.approx(2 * 1.265, abs=1e-3)
+    lo, hi = t_ci([1.0, 2.0, 3.0, 4.0])
+    assert hi - lo == pytest.approx(2 * 3.182446 * 1.290994 / 2, rel=1e-6)
+    assert t_ci([2.0]) == (2.0, 2.0)
+
+
+def test_paired_differences_on_hand_made_deals():
+    # two seeds x three deals each; "b" is "a" minus one on every deal, plus seed noise
+    cells = {
+        ("a", 0): [3.0, 1.0, 2.0], ("a", 1): [4.0, 0.0, 2.0],
+        ("b", 0): [2.0, 0.0, 1.0], ("b", 1): [3.0, -1.0, 1.0],
+    }  # fmt: skip
+    d = paired(cells, "a", "b")
+    assert d.mean == pytest.approx(1.0)
+    assert d.over_deals == pytest.approx((1.0, 1.0))  # the same gap on every deal
+    assert d.over_seeds == pytest.approx((1.0, 1.0))
+    assert d.verdict == DISTINGUISHABLE
+    e = per_setting(cells, "a")
+    assert e.mean == pytest.approx(2.0) and e.ci == pytest.approx((2.0, 2.0))
+
+
+def test_verdicts_separate_deal_noise_from_seed_noise():
+    # per deal the gap is steady (+1, +1.2), but the seeds disagree (+2.1 and +0.1)
+    cells = {("a", 0): [2.0, 2.2], ("a", 1): [0.0, 0.2], ("b", 0): [0.0, 0.0], ("b", 1): [0.0, 0.0]}
+    d = paired(cells, "a", "b")
+    by_deal = [1.0, 1.2]
+    assert d.over_deals == pytest.approx(normal_ci(by_deal))
+    assert d.over_seeds == pytest.approx(t_ci([2.1, 0.1]))
+    assert d.verdict == DEALS_ONLY
+    noisy = {
+        ("a", 0): [1.0, -1.0],
+        ("a", 1): [1.0, -1.0],
+        ("b", 0): [0.0, 0.0],
+        ("b", 1): [0.0, 0.0],
+    }
+    assert paired(noisy, "a", "b").verdict == NOT
+
+
+def test_paired_differences_use_seeds_both_settings_finished():
+    cells = {("a", 0): [1.0], ("a", 1): [5.0], ("b", 0): [0.0]}
+    assert paired(cells, "a", "b").mean == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="no seed finished"):
+        paired(cells, "a", "c")
+
+
+# ------------------------------------------------------------------ studies and settings
+
+
+def test_grid_settings_and_cells():
+    study = Study(observers=("simple", "oracle"), seeds=2, grid=(("plan_features", ("no", "yes")),))
+    assert [s.label for s in study.settings()] == [
+        "simple plan_features=false", "simple plan_features=true",
+        "oracle plan_features=false (cheating upper bound)",
+        "oracle plan_features=true (cheating upper bound)",
+    ]  # fmt: skip
+    cells = study.cells(Path("root"))
+    assert len(cells) == 8 and len({c.directory for c in cells}) == 8
+    assert [c.config.upper_bound for c in cells] == [False] * 4 + [True] * 4
+    assert {c.config.threads for c in cells} == {1}
+    study.check()
+
+
+def test_options_are_coerced_and_bad_ones_named():
+    assert coerce("opponents", "random greedy") == ("random", "greedy")
+    assert coerce("lr", "0.001") == 0.001 and coerce("action_rest", "off") is False
+    with pytest.raises(ValueError, match="unknown training option 'speed'"):
+        coerce("speed", "1")
+    with pytest.raises(ValueError, match="set by the study itself"):
+        coerce("seed", "1")
+    with pytest.raises(ValueError, match="takes true or false"):
+        coerce("plan_features", "maybe")
+    with pytest.raises(ValueError, match="takes a int"):
+        coerce("envs", "many")
+
+
+@pytest.mark.parametrize(
+    ("study", "message"),
+    [
+        (Study(observers=("x-ray",)), "unknown observer"),
+        (Study(seeds=0), "seeds must be positive"),
+        (Study(baseline="nobody"), "baseline 'nobody' is not a setting"),
+        (Study(report_seed=12345), "nothing was chosen on"),
+        (Study(fixed=(("actions", "hand"),), grid=(("plan_features", (True,)),)), "cell simple"),
+    ],
+)
+def test_impossible_studies_are_refused(study, message):
+    with pytest.raises(ValueError, match=message):
+        study.check()
+
+
+def test_a_study_file_reads_like_the_command_line(tmp_path):
+    path = tmp_path / "study.toml"
+    path.write_text(
+        'observers = ["simple", "planes"]\nseeds = 2\nsteps = 500\nrun_dir = "out"\n'
+        '[set]\nhidden = [16]\n[grid]\ncritic_observer = ["oracle", ""]\n'
+    )
+    from_file, run = parse(["--study", str(path), "--workers", "2"])
+    from_flags, _ = parse(["--observers", "simple", "planes", "--seeds", "2", "--steps", "500",
+                            "--run-dir", "out", "--set", "hidden=16",
+                            "--grid", "critic_observer=oracle,"])  # fmt: skip
+    assert from_file == from_flags and run.run_dir == Path("out") and run.workers == 2
+    assert run.backend == "local" and run.ray_address == ""
+    path.write_text("observers = [")
+    with pytest.raises(ValueError, match="cannot read study file"):
+        parse(["--study", str(path)])
+
+
+def test_the_oracle_actor_is_only_for_studies():
+    with pytest.raises(ValueError, match="sees every hand"):
+        Config(observer="oracle").check()
+    Config(observer="oracle", upper_bound=True).check()
+    with pytest.raises(SystemExit):
+        parse_args(["--upper-bound"])  # not a training.train flag
+
+
+# ------------------------------------------------------------------ tiny studies end to end
+
+
+@pytest.fixture(scope="module")
+def tiny_study(tmp_path_factory):
+    root = tmp_path_factory.mktemp("study")
+    main(study_args(root))
+    return root
+
+
+def rows(root: Path) -> list[dict[str, str]]:
+    with (root / "results.csv").open() as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.mark.slow
+def test_a_tiny_study_writes_every_output(tiny_study):
+    for name in OUTPUTS:
+        assert (tiny_study / name).stat().st_size > 0, name
+    table = rows(tiny_study)
+    assert [(r["setting"], r["seed"], r["status"]) for r in table] == [
+        ("simple", "0", "done"), ("simple", "1", "done"), ("planes", "0", "done"),
+        ("planes", "1", "done"),
+    ]  # fmt: skip
+    for r in table:
+        assert int(r["steps"]) >= 200 and r["report_deals"] == "2" and r["hidden"] == "16"
+        for opponent in ("random", "greedy"):
+            share, lo, hi = (float(r[f"{opponent}_win_share{s}"]) for s in ("", "_lo", "_hi"))
+            assert 0 <= share <= 1 and lo <= share <= hi
+            assert not math.isnan(float(r[f"{opponent}_mean_score"]))
+    summary = (tiny_study / "summary.md").read_text()
+    assert "python -m training.ablation --observers simple planes" in summary
+    assert "## Paired differences against simple" in summary
+    assert "| planes | random | win share |" in summary and "istinguishable" in summary
+
+
+@pytest.mark.slow
+def test_a_rerun_skips_finished_cells_and_redoes_the_interrupted_one(tiny_study):
+    cells = sorted(tiny_study.glob("cells/*/seed*/result.json"))
+    assert len(cells) == 4
+    before = {p: p.stat().st_mtime_ns for p in cells}
+    interrupted = cells[0]
+    old = json.loads(interrupted.read_text())
+    interrupted.unlink()  # as if its process was stopped before it finished
+    (interrupted.parent / "run" / "latest.pt").write_bytes(b"half a checkpoint")
+    main(study_args(tiny_study))
+    for p in cells[1:]:
+        assert p.stat().st_mtime_ns == before[p], f"{p} ran again"
+    new = json.loads(interrupted.read_text())
+    assert new["report"] == old["report"] and new["curve"] == old["curve"]  # same seed
+
+
+@pytest.mark.slow
+def test_a_changed_setting_is_refused_and_nothing_is_touched(tiny_study):
+    saved = (tiny_study / "study.json").read_text()
+    csv_before = (tiny_study / "results.csv").read_text()
+    with pytest.raises(SystemExit, match=r"other settings \(steps: 200 there, 300 here\)"):
+        main([*study_args(tiny_study), "--steps", "300"])
+    with pytest.raises(SystemExit, match="unknown training option 'learning_rate'"):
+        main([*study_args(tiny_study), "--set", "learning_rate=0.1"])
+    assert (tiny_study / "study.json").read_text() == saved
+    assert (tiny_study / "results.csv").read_text() == csv_before
+
+
+@pytest.mark.slow
+def test_a_failing_cell_is_reported_and_the_others_finish(tmp_path, capsys):
+    missing = tmp_path / "missing.pt"
+    args = ["--observers", "simple", "--seeds", "1", "--run-dir", str(tmp_path / "s"),
+            "--workers", "2", "--grid", f"init=,{missing}", *TINY]  # fmt: skip
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 1
+    table = {r["setting"]: r for r in rows(tmp_path / "s")}
+    assert table["simple init="]["status"] == "done"
+    failed = table[f"simple init={missing}"]
+    assert failed["status"] == "failed" and "missing.pt" in failed["error"]
+    assert "1 cells failed" in capsys.readouterr().out
+    summary = (tmp_path / "s" / "summary.md").read_text()
+    assert "## Failed cells" in summary and "missing.pt" in summary

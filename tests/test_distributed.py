@@ -1,0 +1,138 @@
+"""The Ray backend: the same results as the local backend, and nothing left running.
+
+The Ray tests are slow (a Ray instance takes seconds to start) and need the
+``distributed`` extra, which ``make test`` installs.
+"""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from big2.evaluation import evaluate
+from big2.evaluation.backends import Backend, RayBackend, make_backend
+from training import checkpoint
+from training.ablation.cli import main as ablation
+from training.config import Config
+from training.train import train
+
+ROOT = Path(__file__).resolve().parent.parent
+RAY_PROCESSES = ("raylet", "gcs_server", "ray::")
+
+
+def test_without_ray_the_backend_names_the_extra():
+    code = (
+        "import sys; sys.modules['ray'] = None\n"
+        "from big2.evaluation.backends import make_backend\n"
+        "try:\n    make_backend('ray')\nexcept ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert "pip install -e '.[distributed]'" in out.stdout
+
+
+def test_only_the_backends_module_imports_ray():
+    importers = [
+        p.relative_to(ROOT).as_posix()
+        for package in ("big2", "observers", "envs", "training")
+        for p in (ROOT / package).rglob("*.py")
+        if "import ray" in p.read_text(encoding="utf-8")
+    ]
+    assert importers == ["big2/evaluation/backends.py"]
+
+
+def test_backend_flags_are_checked():
+    with pytest.raises(ValueError, match="unknown backend 'spark'"):
+        make_backend("spark")
+    with pytest.raises(ValueError, match="needs --backend ray"):
+        make_backend("local", address="10.0.0.1:6379")
+    with pytest.raises(ValueError, match="needs --backend ray"):
+        Config(ray_address="10.0.0.1:6379").check()
+    with pytest.raises(ValueError, match="shards must be between 1 and envs"):
+        Config(envs=4, shards=5).check()
+
+
+def test_local_as_completed_reports_each_failure_and_goes_on():
+    def results(backend: Backend) -> dict[int, object]:
+        return dict(backend.as_completed(_inverse, [1, 0, 4]))
+
+    for backend in (Backend(1), Backend(2)):
+        out = results(backend)
+        assert out[0] == 1.0 and out[2] == 0.25 and isinstance(out[1], ZeroDivisionError)
+
+
+def _inverse(x: int) -> float:
+    return 1 / x
+
+
+# ------------------------------------------------------------------ a real Ray instance
+
+
+def ray_processes() -> list[str]:
+    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    return [line for line in out.splitlines() if any(p in line for p in RAY_PROCESSES)]
+
+
+@pytest.fixture(scope="module")
+def ray_backend():
+    ray = pytest.importorskip("ray")
+    assert not ray_processes(), "a Ray instance is already running"
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             _node_ip_address="127.0.0.1")  # fmt: skip
+    backend = RayBackend()  # joins the instance above, and leaves it running on close
+    yield backend
+    backend.close()
+    ray.shutdown()
+    for _ in range(100):  # shutdown signals the processes; give them a moment to exit
+        if not ray_processes():
+            break
+        time.sleep(0.2)
+    assert not ray_processes(), f"Ray processes left behind: {ray_processes()}"
+
+
+@pytest.mark.slow
+def test_a_ray_arena_matches_the_local_arena(ray_backend):
+    agents = ["greedy", "random", "heuristic", "random:3"]
+    local = evaluate(agents, 20, seed=7)
+    remote = evaluate(agents, 20, seed=7, backend=ray_backend)
+    assert remote == local and ray_backend.workers == 2
+
+
+@pytest.mark.slow
+def test_a_ray_study_matches_the_local_study(ray_backend, tmp_path):
+    args = ["--observers", "simple", "oracle", "--seeds", "1", "--steps", "200",
+            "--report-deals", "2", "--set", "envs=4", "--set", "epoch_steps=100",
+            "--set", "eval_deals=1", "--set", "collect_steps=64", "--set", "hidden=16",
+            "--set", "eval_opponents=random greedy", "--no-progress"]  # fmt: skip
+    ablation([*args, "--run-dir", str(tmp_path / "local")])
+    ablation([*args, "--run-dir", str(tmp_path / "ray"), "--backend", "ray"])
+    tables = []
+    for name in ("local", "ray"):
+        with (tmp_path / name / "results.csv").open() as f:
+            rows = list(csv.DictReader(f))
+        tables.append([{k: v for k, v in r.items() if k != "wall_seconds"} for r in rows])
+    assert tables[0] == tables[1] and len(tables[0]) == 2
+    assert all(r["status"] == "done" for r in tables[1])
+
+
+@pytest.mark.slow
+def test_ray_rollouts_collect_what_local_shards_collect(ray_backend, tmp_path):
+    """Same seed and shards: the same experience, so the same curve and the same weights."""
+    runs = []
+    for backend in ("local", "ray"):
+        cfg = Config(steps=400, epoch_steps=200, envs=6, shards=2, collect_steps=128,
+                     hidden=(16,), eval_deals=1, eval_opponents=("random",), threads=1,
+                     opponents=("random", "self"), backend=backend,
+                     run_dir=str(tmp_path / backend))  # fmt: skip
+        state = train(cfg)
+        weights = checkpoint.load(tmp_path / backend / "latest.pt")["state"]
+        runs.append((state.env_step, state.history, weights))
+    (steps_a, history_a, weights_a), (steps_b, history_b, weights_b) = runs
+    assert steps_a == steps_b >= 400 and history_a == history_b
+    assert weights_a.keys() == weights_b.keys()
+    assert all(torch.equal(weights_a[k], weights_b[k]) for k in weights_a)

@@ -1,0 +1,3 @@
+from training.ablation.cli import main
+
+main()

@@ -1,0 +1,130 @@
+"""Run an ablation study: every setting x seed trained alike, then a table and plots.
+
+    python -m training.ablation --observers simple card_counting history planes \\
+        charlesworth oracle --seeds 3 --steps 400000 --run-dir studies/observers \\
+        [--set KEY=VALUE ...] [--grid KEY=V1,V2 ...] [--baseline NAME] [--workers 2]
+        [--backend ray [--ray-address ADDR]]
+
+or the same as a TOML file (``--study study.toml``; flags given beside it override it)::
+
+    observers = ["simple", "planes"]
+    seeds = 3
+    steps = 400000
+    [set]
+    epoch_steps = 40000
+    [grid]
+    critic_observer = ["oracle", ""]
+
+``--set`` fixes any ``training.train`` option for every cell (tuple options take
+space-separated values: ``--set "hidden=512 256"``); ``--grid`` varies one beside the
+observer (comma-separated values; an empty value is the empty string). Re-running the
+same command skips finished cells and rebuilds the report; other settings are refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from big2.evaluation import backends
+from training.ablation.report import write_report
+from training.ablation.runner import prepare, run_cells
+from training.ablation.study import Study
+
+RUN_OPTIONS = ("run_dir", "workers", "backend", "ray_address")  # how it runs, not what it is
+
+
+@dataclass(frozen=True)
+class Run:
+    """How a study runs: where it writes, and where and how widely its cells run."""
+
+    run_dir: Path
+    workers: int = 1
+    backend: str = "local"
+    ray_address: str = ""
+    progress: bool = True
+
+
+def parse(argv: list[str]) -> tuple[Study, Run]:
+    """The study, and how to run it."""
+    parser = argparse.ArgumentParser(
+        prog="python -m training.ablation",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--study", type=Path, help="a TOML study file")
+    parser.add_argument("--observers", nargs="+")
+    parser.add_argument("--seeds", type=int)
+    parser.add_argument("--steps", type=int, help="learner decisions per cell")
+    parser.add_argument("--run-dir", dest="run_dir")
+    parser.add_argument("--set", dest="fixed", action="append", metavar="KEY=VALUE")
+    parser.add_argument("--grid", action="append", metavar="KEY=V1,V2")
+    parser.add_argument("--baseline", help="the setting differences are taken against")
+    parser.add_argument("--report-deals", dest="report_deals", type=int)
+    parser.add_argument("--report-seed", dest="report_seed", type=int)
+    parser.add_argument("--threads", type=int, help="torch threads per cell (default 1)")
+    parser.add_argument("--no-progress", action="store_true")
+    backends.add_arguments(parser, default=None)
+    args = vars(parser.parse_args(argv))
+    data: dict[str, Any] = {}
+    if args["study"] is not None:
+        data = _read_toml(args["study"])
+        data["fixed"] = data.pop("set", {})
+    given = {k: v for k, v in args.items() if v is not None and k not in ("study", "no_progress")}
+    if "fixed" in given:
+        data["fixed"] = {**data.get("fixed", {}), **_pairs(given.pop("fixed"), "--set")}
+    if "grid" in given:
+        grid = {k: v.split(",") for k, v in _pairs(given.pop("grid"), "--grid").items()}
+        data["grid"] = {**data.get("grid", {}), **grid}
+    data.update(given)
+    run = {k: data.pop(k) for k in RUN_OPTIONS if data.get(k) is not None}
+    if not run.get("run_dir"):
+        parser.error("a study needs --run-dir (or run_dir in the study file)")
+    command = "python -m training.ablation " + shlex.join(argv)
+    study = Study.from_dict(data, command=command)
+    run["run_dir"] = Path(run["run_dir"])
+    return study, Run(**run, progress=not args["no_progress"])
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ValueError(f"cannot read study file {path}: {e}") from None
+
+
+def _pairs(items: list[str], flag: str) -> dict[str, str]:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"{flag} takes KEY=VALUE, got {item!r}")
+        out[key.strip().replace("-", "_")] = value
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        study, run = parse(args)
+        cells = prepare(study, run.run_dir)
+        backend = backends.make_backend(run.backend, run.workers, run.ray_address)
+    except (ValueError, ImportError) as e:  # StudyMismatch included; ImportError: an extra
+        raise SystemExit(f"ablation: {e}") from None
+    with backend:
+        outcomes = run_cells(cells, study, run.workers, run.progress, backend)
+    paths = write_report(study, outcomes, run.run_dir)
+    failed = [o for o in outcomes if o.result is None]
+    print(f"{len(outcomes) - len(failed)} of {len(outcomes)} cells finished; wrote "
+          f"{', '.join(str(p) for p in paths)}")  # fmt: skip
+    if failed:
+        print(f"{len(failed)} cells failed (re-run the same command to retry them):")
+        for o in failed:
+            print(f"  {o.cell.name}: {o.error.splitlines()[0]}")
+        raise SystemExit(1)

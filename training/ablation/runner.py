@@ -1,0 +1,229 @@
+"""Run a study's cells, up to ``workers`` at a time, each in its own process, or on Ray.
+
+Locally, each cell is a process of its own (:mod:`training.ablation.cell`, with its
+output in the cell's ``log.txt``), so a cell that crashes hard cannot take the others
+down (a process pool breaks as a whole when one worker dies). On the Ray backend each
+cell is a Ray task that declares the CPUs it needs (its torch threads); Ray retries a
+task lost with its worker, and the study writes each result as it arrives.
+
+A cell's ``result.json`` is written when it has finished, so a re-run skips finished
+cells and restarts the others: an interrupted study, or one whose cluster went away,
+loses at most the cells that were running. A cell that fails (an exception, or a
+process that dies) is reported with its error and the others go on. ``study.json``
+records the study; a re-run whose settings differ is refused before anything runs.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from tqdm import tqdm
+
+from big2.evaluation.backends import Backend
+from training.ablation.cell import ERROR, LOG, RESULT, SPEC, run_spec, write_json
+from training.ablation.study import Cell, Study, differences
+from training.config import Config
+
+STUDY_FILE = "study.json"
+
+
+class StudyMismatch(ValueError):
+    """The run directory holds a study with other settings."""
+
+
+@dataclass
+class Outcome:
+    """How one cell ended: its result, or the error that stopped it."""
+
+    cell: Cell
+    result: dict[str, Any] | None = None
+    error: str = ""
+    skipped: bool = False  # finished in an earlier run
+
+    @property
+    def done(self) -> dict[str, Any]:
+        """The result of a finished cell (a failed one raises ValueError)."""
+        if self.result is None:
+            raise ValueError(f"cell {self.cell.name} failed: {self.error}")
+        return self.result
+
+
+def prepare(study: Study, root: Path) -> list[Cell]:
+    """Check the study against ``root`` and write ``study.json``; the cells to report.
+
+    Raises :class:`StudyMismatch` (and writes nothing) when ``root`` holds a study with
+    other settings, or a finished cell whose config differs from this study's.
+    """
+    study.check()
+    saved_file = root / STUDY_FILE
+    if saved_file.exists():
+        saved = json.loads(saved_file.read_text(encoding="utf-8"))
+        differ = differences(saved, study)
+        if differ:
+            raise StudyMismatch(
+                f"{root} holds a study with other settings ({'; '.join(differ)}); use another "
+                f"--run-dir, or the same settings to resume it"
+            )
+    elif root.exists() and any(root.iterdir()):
+        raise StudyMismatch(f"{root} holds files but no {STUDY_FILE}; use another --run-dir")
+    cells = study.cells(root)
+    for cell in cells:
+        done = _finished(cell)
+        # options added since the cell ran read as their defaults, as in checkpoints
+        if done is not None and Config.from_dict(done["config"]) != cell.config:
+            mine, theirs = cell.config.to_dict(), Config.from_dict(done["config"]).to_dict()
+            keys = sorted(k for k in mine if theirs[k] != mine[k])
+            raise StudyMismatch(
+                f"finished cell {cell.name} in {root} was trained with other options "
+                f"({', '.join(keys)}); use another --run-dir"
+            )
+    root.mkdir(parents=True, exist_ok=True)
+    write_json(saved_file, study.to_dict())
+    return cells
+
+
+def _finished(cell: Cell) -> dict[str, Any] | None:
+    path = cell.directory / RESULT
+    if not path.exists():
+        return None
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def run_cells(
+    cells: list[Cell], study: Study, workers: int, progress: bool = True,
+    backend: Backend | None = None,
+) -> list[Outcome]:  # fmt: skip
+    """Run every unfinished cell (``workers`` at a time locally, or on ``backend``);
+    every cell's outcome, in order."""
+    if workers < 1:
+        raise ValueError(f"workers must be positive, got {workers}")
+    outcomes = {c.directory: Outcome(c) for c in cells}
+    todo = []
+    for cell in cells:
+        done = _finished(cell)
+        if done is None:
+            todo.append(cell)
+        else:
+            outcomes[cell.directory] = Outcome(cell, done, skipped=True)
+    bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc="cells", unit="cell",
+               disable=not progress, dynamic_ncols=True)  # fmt: skip
+    try:
+        if backend is not None and backend.name != "local":
+            _run_on(backend, todo, study, outcomes, bar)
+        else:
+            _run_locally(todo, study, workers, outcomes, bar)
+    finally:
+        bar.close()
+    return [outcomes[c.directory] for c in cells]
+
+
+def _run_locally(
+    todo: list[Cell], study: Study, workers: int, outcomes: dict[Path, Outcome], bar: Any
+) -> None:
+    """Each cell in a process of its own, ``workers`` at a time."""
+    running: dict[Path, tuple[Cell, subprocess.Popen[bytes], IO[bytes]]] = {}
+    try:
+        while todo or running:
+            while todo and len(running) < workers:
+                cell = todo.pop(0)
+                running[cell.directory] = (cell, *_start(cell, study))
+            _show(bar, running)
+            time.sleep(0.2)
+            for key, (cell, process, log) in list(running.items()):
+                if process.poll() is None:
+                    continue
+                log.close()
+                del running[key]
+                outcomes[key] = _outcome(cell, process.returncode)
+                bar.update(1)
+                bar.write(_line(outcomes[key]))
+    finally:
+        for _, process, log in running.values():  # interrupted: stop what runs
+            process.kill()
+            process.wait()
+            log.close()
+
+
+def _run_on(
+    backend: Backend, todo: list[Cell], study: Study, outcomes: dict[Path, Outcome], bar: Any
+) -> None:
+    """Each cell a task of ``backend`` (Ray), its result written here as it arrives."""
+    specs = [_prepare_cell(cell, study) for cell in todo]
+    bar.set_postfix_str(f"{len(todo)} cells submitted to {backend.name}", refresh=True)
+    finished: set[int] = set()
+    try:
+        for index, result in backend.as_completed(run_spec, specs, cpus=study.threads):
+            finished.add(index)
+            cell = todo[index]
+            if isinstance(result, BaseException):
+                error = f"{type(result).__name__}: {result}"
+                write_json(cell.directory / ERROR, {"error": error, "traceback": ""})
+                outcomes[cell.directory] = Outcome(cell, error=error)
+            else:
+                write_json(cell.directory / RESULT, result)
+                outcomes[cell.directory] = Outcome(cell, result)
+            bar.update(1)
+            bar.write(_line(outcomes[cell.directory]))
+    except Exception as e:
+        lost = f"{backend.name} backend stopped: {type(e).__name__}: {e}"
+        for i, cell in enumerate(todo):
+            if i not in finished:
+                outcomes[cell.directory] = Outcome(cell, error=lost)
+
+
+def _prepare_cell(cell: Cell, study: Study) -> dict[str, Any]:
+    """Clear what an unfinished earlier run of the cell left; write and return its spec."""
+    if cell.directory.exists():
+        shutil.rmtree(cell.directory)
+    cell.directory.mkdir(parents=True)
+    spec = {"setting": cell.setting.label, "config": cell.config.to_dict(),
+            "report_deals": study.report_deals, "report_seed": study.report_seed}  # fmt: skip
+    write_json(cell.directory / SPEC, spec)
+    return spec
+
+
+def _start(cell: Cell, study: Study) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
+    """Launch the cell's process."""
+    _prepare_cell(cell, study)
+    log = (cell.directory / LOG).open("wb")
+    command = [sys.executable, "-m", "training.ablation.cell", str(cell.directory)]
+    return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT), log
+
+
+def _outcome(cell: Cell, code: int) -> Outcome:
+    result = _finished(cell)
+    if code == 0 and result is not None:
+        return Outcome(cell, result)
+    error_file = cell.directory / ERROR
+    if error_file.exists():
+        error = json.loads(error_file.read_text(encoding="utf-8"))["error"]
+    else:  # the process died without a word (killed, out of memory, a crash in C)
+        tail = (cell.directory / LOG).read_text(encoding="utf-8", errors="replace")[-400:]
+        error = f"process exited with status {code}: ...{tail.strip()}"
+    return Outcome(cell, error=error)
+
+
+def _show(bar: Any, running: dict[Path, Any]) -> None:
+    names = "; ".join(cell.name for cell, _, _ in running.values())
+    if names != getattr(bar, "running", None):  # redraw only when the running set changes
+        bar.running = names
+        bar.set_postfix_str("running: " + names if names else "", refresh=True)
+
+
+def _line(outcome: Outcome) -> str:
+    if outcome.result is None:
+        return f"FAILED {outcome.cell.name}: {outcome.error}"
+    r = outcome.result
+    shares = ", ".join(
+        f"{opponent} {sum(v['wins']) / (4 * len(v['wins'])):.3f}"
+        for opponent, v in r["report"].items()
+    )
+    return f"done {outcome.cell.name} in {r['wall_seconds']:.0f} s: win share vs {shares}"

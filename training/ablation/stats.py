@@ -1,0 +1,96 @@
+"""A study's statistics, from each cell's per-deal results on the report deals.
+
+A cell's value on a deal is its mean over the deal's four seatings (win share: wins / 4;
+score: total / 4), against three copies of one opponent.
+
+- **Per cell**: the mean over deals with a normal 95% CI over deals.
+- **Per setting**: the mean over seeds of the cells' means, with a Student-t 95% interval
+  across seeds (what another training seed would likely give).
+- **Paired differences** against the reference setting, on the same deals, two ways:
+  *over deals*, the CI of the per-deal differences of the seed-averaged values (these
+  trained agents, with the luck of the deal paired away); and *over seeds*, the t
+  interval of the per-seed differences (seed i of each setting, on the same deals),
+  which also counts training-seed variation. A difference is called *distinguishable*
+  when its interval over seeds excludes zero; *on these deals only* when only the
+  interval over deals does; else *not distinguishable*.
+
+>>> cells = {("a", 0): [1.0, 2.0], ("a", 1): [3.0, 2.0], ("b", 0): [0.0, 1.0], ("b", 1): [1.0, 2.0]}
+>>> d = paired(cells, "a", "b")
+>>> d.mean, d.over_seeds, d.verdict  # seed by seed, "a" is 1.0 ahead
+(1.0, (1.0, 1.0), 'distinguishable')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from big2.evaluation.stats import mean, normal_ci, t_ci
+
+METRICS = ("win_share", "mean_score")
+DISTINGUISHABLE, DEALS_ONLY, NOT = "distinguishable", "on these deals only", "not distinguishable"
+
+# (setting name, seed) -> one value per report deal
+CellValues = Mapping[tuple[str, int], Sequence[float]]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its 95% interval."""
+
+    mean: float
+    ci: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A setting minus the reference, paired on the same deals."""
+
+    mean: float
+    over_deals: tuple[float, float]
+    over_seeds: tuple[float, float]
+
+    @property
+    def verdict(self) -> str:
+        if not _covers_zero(self.over_seeds):
+            return DISTINGUISHABLE
+        return DEALS_ONLY if not _covers_zero(self.over_deals) else NOT
+
+
+def _covers_zero(ci: tuple[float, float]) -> bool:
+    return ci[0] <= 0.0 <= ci[1]
+
+
+def deal_values(report: Mapping[str, Sequence[int]], metric: str) -> list[float]:
+    """A cell's per-deal values of ``metric`` from its report (four seatings a deal)."""
+    key = "wins" if metric == "win_share" else "scores"
+    return [v / 4 for v in report[key]]
+
+
+def per_cell(values: Sequence[float]) -> Estimate:
+    """A cell's mean over deals, with its normal 95% CI over deals."""
+    return Estimate(mean(values), normal_ci(values))
+
+
+def per_setting(cells: CellValues, setting: str) -> Estimate:
+    """The mean over seeds of the setting's cell means, with a t interval across seeds."""
+    means = [mean(v) for (name, _), v in sorted(cells.items()) if name == setting]
+    return Estimate(mean(means), t_ci(means))
+
+
+def paired(cells: CellValues, setting: str, reference: str) -> Difference:
+    """``setting`` minus ``reference`` on the same deals (seeds paired by index).
+
+    Seeds that only one of the two settings finished are left out.
+    """
+    seeds = sorted(s for (n, s) in cells if n == setting and (reference, s) in cells)
+    if not seeds:
+        raise ValueError(f"no seed finished for both {setting!r} and {reference!r}")
+    mine = [cells[setting, s] for s in seeds]
+    theirs = [cells[reference, s] for s in seeds]
+    n_deals = len(mine[0])
+    if any(len(v) != n_deals for v in mine + theirs):
+        raise ValueError("paired differences need the same deals in every cell")
+    by_deal = [mean([m[d] for m in mine]) - mean([t[d] for t in theirs]) for d in range(n_deals)]
+    by_seed = [mean(m) - mean(t) for m, t in zip(mine, theirs, strict=True)]
+    return Difference(mean(by_deal), normal_ci(by_deal), t_ci(by_seed))

@@ -1,0 +1,253 @@
+"""What a study is: its settings (observers x grid values), seeds and budget, and its cells.
+
+A :class:`Study` comes from the command line or a TOML file. Each *setting* is one
+observer with one value of every ``--grid`` option; each *cell* is a setting trained with
+one seed. Every cell is a :class:`training.config.Config`: the study's ``--set`` options,
+the setting's values, the seed, the budget, one torch thread, and its own run directory.
+
+>>> study = Study(observers=("simple", "planes"), seeds=2, grid=(("actions", ("catalog", "hand")),))
+>>> [s.label for s in study.settings()]
+['simple actions=catalog', 'simple actions=hand', 'planes actions=catalog', 'planes actions=hand']
+>>> len(study.cells(Path("study")))
+8
+>>> coerce("hidden", "64 32"), coerce("plan_features", "yes"), coerce("critic_observer", "")
+((64, 32), True, '')
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import observers
+from training.config import STUDY_ONLY, Config
+
+ALL_OBSERVERS = ("simple", "card_counting", "history", "planes", "charlesworth", "oracle")
+# what the study itself sets in every cell; --set and --grid may not touch them
+OWN = ("observer", "seed", "steps", "run_dir", *STUDY_ONLY)
+CHEATING = "cheating upper bound"
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+_DEFAULTS = {f.name: f.default for f in fields(Config)}
+
+
+def coerce(key: str, value: Any) -> Any:
+    """``value`` (text from the command line, or TOML data) as the type of option ``key``.
+
+    Tuple options take space-separated text or a list; booleans take true/false/yes/no/1/0.
+    """
+    if key in OWN:
+        raise ValueError(f"{key!r} is set by the study itself (use --observers, --seeds, --steps)")
+    if key not in _DEFAULTS:
+        raise ValueError(
+            f"unknown training option {key!r}; expected one of {sorted(set(_DEFAULTS) - set(OWN))}"
+        )
+    default = _DEFAULTS[key]
+    if isinstance(default, tuple):
+        items = value.split() if isinstance(value, str) else list(value)
+        kind = type(default[0]) if default else str
+        return tuple(_scalar(key, kind, v) for v in items)
+    return _scalar(key, type(default), value)
+
+
+def _scalar(key: str, kind: type, value: Any) -> Any:
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        if str(value).lower() in TRUE + FALSE:
+            return str(value).lower() in TRUE
+        raise ValueError(f"option {key!r} takes true or false, not {value!r}")
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"option {key!r} takes a {kind.__name__}, not {value!r}") from None
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One observer with one value of each grid option."""
+
+    observer: str
+    values: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def cheats(self) -> bool:
+        """Whether the actor sees every hand (an upper bound, labelled in every output)."""
+        return bool(observers.REGISTRY[self.observer].perfect_information)
+
+    @property
+    def name(self) -> str:
+        """The setting's short name: observer, then ``key=value`` for each grid option."""
+        return " ".join([self.observer, *(f"{k}={_text(v)}" for k, v in self.values)])
+
+    @property
+    def label(self) -> str:
+        """The name, marked as cheating when the actor sees every hand."""
+        return f"{self.name} ({CHEATING})" if self.cheats else self.name
+
+    @property
+    def slug(self) -> str:
+        """The setting's directory name."""
+        return re.sub(r"[^A-Za-z0-9_.=-]+", "_", self.name.replace(" ", "__")) or "_"
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "/".join(map(str, value))
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One setting trained with one seed, in its own directory."""
+
+    setting: Setting
+    seed: int
+    config: Config
+    directory: Path
+
+    @property
+    def name(self) -> str:
+        return f"{self.setting.name} seed {self.seed}"
+
+
+@dataclass(frozen=True)
+class Study:
+    """A grid of settings x seeds, trained with the same budget and evaluated alike.
+
+    ``fixed``: training options for every cell (``--set``); ``grid``: options varied
+    beside the observer (``--grid``). Validation deals are the training runs' own
+    per-epoch evaluations (``eval_seed``: the curves); the reported figures come from
+    ``report_deals`` fresh duplicate deals of ``report_seed``, played by each cell's
+    final policy, which nothing was chosen on.
+    """
+
+    observers: tuple[str, ...] = ALL_OBSERVERS
+    seeds: int = 3
+    steps: int = 100_000
+    fixed: tuple[tuple[str, Any], ...] = ()
+    grid: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    baseline: str = ""  # the setting differences are taken against; "" = the first
+    report_deals: int = 200
+    report_seed: int = 2026
+    threads: int = 1  # torch threads per cell
+    command: str = field(default="", compare=False)  # how it was run (for the summary)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fixed", tuple((k, coerce(k, v)) for k, v in self.fixed))
+        grid = tuple((k, tuple(coerce(k, v) for v in vs)) for k, vs in self.grid)
+        object.__setattr__(self, "grid", grid)
+
+    def check(self) -> None:
+        """Raise ValueError for a study that cannot run (before anything is written)."""
+        if not self.observers:
+            raise ValueError("a study needs at least one observer")
+        for name in self.observers:
+            observers.make(name)
+        if len(set(self.observers)) != len(self.observers):
+            raise ValueError(f"observers are listed twice: {list(self.observers)}")
+        for name in ("seeds", "steps", "report_deals", "threads"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        for key, values in self.grid:
+            if not values:
+                raise ValueError(f"--grid {key} has no values")
+            if key in dict(self.fixed):
+                raise ValueError(f"{key!r} is both fixed (--set) and varied (--grid)")
+        names = [s.name for s in self.settings()]
+        if self.baseline and self.baseline not in names:
+            raise ValueError(
+                f"baseline {self.baseline!r} is not a setting; expected one of {names}"
+            )
+        eval_seed = dict(self.fixed).get("eval_seed", _DEFAULTS["eval_seed"])
+        if eval_seed == self.report_seed:
+            raise ValueError(
+                f"report_seed {self.report_seed} is also the validation deals' eval_seed; the "
+                f"reported deals must be ones nothing was chosen on"
+            )
+        for cell in self.cells(Path("study")):
+            try:
+                cell.config.check()
+            except ValueError as e:
+                raise ValueError(f"cell {cell.name}: {e}") from None
+
+    def settings(self) -> list[Setting]:
+        """Every observer x every combination of grid values, in order."""
+        keys = [k for k, _ in self.grid]
+        combos = itertools.product(*(vs for _, vs in self.grid))
+        return [
+            Setting(o, tuple(zip(keys, values, strict=True)))
+            for o, values in itertools.product(self.observers, list(combos))
+        ]
+
+    @property
+    def reference(self) -> Setting:
+        """The setting the paired differences are taken against."""
+        found = [s for s in self.settings() if s.name == self.baseline]
+        return found[0] if found else self.settings()[0]
+
+    def cells(self, root: Path) -> list[Cell]:
+        """Every (setting, seed) cell, with its config and directory under ``root``."""
+        out = []
+        for setting in self.settings():
+            for seed in range(self.seeds):
+                directory = root / "cells" / setting.slug / f"seed{seed}"
+                options = {**dict(self.fixed), **dict(setting.values)}
+                cfg = replace(
+                    Config(threads=self.threads), **options, observer=setting.observer,
+                    seed=seed, steps=self.steps, run_dir=str(directory / "run"),
+                    upper_bound=setting.cheats,
+                )  # fmt: skip
+                out.append(Cell(setting, seed, cfg, directory))
+        return out
+
+    @property
+    def eval_opponents(self) -> tuple[str, ...]:
+        """The opponents every cell is evaluated against."""
+        value: tuple[str, ...] = dict(self.fixed).get("eval_opponents", _DEFAULTS["eval_opponents"])
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data that identifies the study's results (not how it was run)."""
+        data = asdict(self)
+        del data["command"]
+        data["fixed"] = {k: _json(v) for k, v in self.fixed}
+        data["grid"] = {k: [_json(v) for v in vs] for k, vs in self.grid}
+        data["observers"] = list(self.observers)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], command: str = "") -> Study:
+        """A study from :meth:`to_dict` data or a TOML file's tables."""
+        known = {f.name for f in fields(cls)} - {"command"}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(
+                f"unknown study keys {sorted(unknown)}; expected some of {sorted(known)}"
+            )
+        values = dict(data)
+        values["observers"] = tuple(values.get("observers", ALL_OBSERVERS))
+        values["fixed"] = _pairs(values.get("fixed", {}))
+        values["grid"] = tuple((k, tuple(v)) for k, v in _pairs(values.get("grid", {})))
+        return cls(**values, command=command)
+
+
+def _json(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _pairs(data: dict[str, Any] | Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    return tuple(data.items()) if isinstance(data, dict) else tuple(data)
+
+
+def differences(saved: dict[str, Any], study: Study) -> list[str]:
+    """The study settings that differ between ``saved`` (a study.json) and ``study``."""
+    mine = study.to_dict()
+    return [
+        f"{key}: {saved.get(key)!r} there, {mine.get(key)!r} here"
+        for key in sorted(set(saved) | set(mine))
+        if saved.get(key) != mine.get(key)
+    ]
