@@ -5,17 +5,23 @@ from __future__ import annotations
 import csv
 import json
 import math
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from big2.evaluation.stats import normal_ci, t_ci
 from training.ablation.cli import main, parse
-from training.ablation.report import OUTPUTS
+from training.ablation.report import OUTPUTS, summary
+from training.ablation.runner import prepare, run_cells
 from training.ablation.stats import DEALS_ONLY, DISTINGUISHABLE, NOT, paired, per_setting
 from training.ablation.study import Study, coerce
 from training.config import Config, parse_args
 
+ROOT = Path(__file__).resolve().parent.parent
 # the smallest cells that still train, evaluate and report
 TINY = ["--steps", "200", "--report-deals", "2", "--set", "envs=4", "--set", "epoch_steps=100",
         "--set", "eval_deals=1", "--set", "collect_steps=64", "--set", "hidden=16",
@@ -71,6 +77,15 @@ def test_verdicts_separate_deal_noise_from_seed_noise():
     assert paired(noisy, "a", "b").verdict == NOT
 
 
+def test_one_seed_never_makes_a_difference_distinguishable():
+    cells = {("a", 0): [1.0, 1.1, 0.9], ("b", 0): [0.0, 0.1, -0.1]}
+    d = paired(cells, "a", "b")
+    assert d.over_seeds is None and d.over_deals is not None
+    assert d.verdict == DEALS_ONLY
+    assert per_setting(cells, "a").ci is None
+    assert paired({("a", 0): [1.0], ("b", 0): [0.0]}, "a", "b").verdict == NOT
+
+
 def test_paired_differences_use_seeds_both_settings_finished():
     cells = {("a", 0): [1.0], ("a", 1): [5.0], ("b", 0): [0.0]}
     assert paired(cells, "a", "b").mean == pytest.approx(1.0)
@@ -100,8 +115,9 @@ def test_options_are_coerced_and_bad_ones_named():
     assert coerce("lr", "0.001") == 0.001 and coerce("action_rest", "off") is False
     with pytest.raises(ValueError, match="unknown training option 'speed'"):
         coerce("speed", "1")
-    with pytest.raises(ValueError, match="set by the study itself"):
-        coerce("seed", "1")
+    for own in ("seed", "threads", "max_minutes", "backend", "upper_bound"):
+        with pytest.raises(ValueError, match="set by the study itself"):
+            coerce(own, "1")
     with pytest.raises(ValueError, match="takes true or false"):
         coerce("plan_features", "maybe")
     with pytest.raises(ValueError, match="takes a int"):
@@ -112,6 +128,9 @@ def test_options_are_coerced_and_bad_ones_named():
     ("study", "message"),
     [
         (Study(observers=("x-ray",)), "unknown observer"),
+        (Study(grid=(("actions", ("catalog", "catalog")),)), "lists a value twice"),
+        (Study(grid=(("init", ("a/b", "a_b")),)), "share a directory"),
+        (Study(grid=(("eval_seed", (1, 2)),)), "how every cell is measured"),
         (Study(seeds=0), "seeds must be positive"),
         (Study(baseline="nobody"), "baseline 'nobody' is not a setting"),
         (Study(report_seed=12345), "nothing was chosen on"),
@@ -137,6 +156,9 @@ def test_a_study_file_reads_like_the_command_line(tmp_path):
     assert run.backend == "local" and run.ray_address == ""
     path.write_text("observers = [")
     with pytest.raises(ValueError, match="cannot read study file"):
+        parse(["--study", str(path)])
+    path.write_text('run_dir = "out"\n[grid]\nenvs = "16"\n')
+    with pytest.raises(ValueError, match="needs a list of values"):
         parse(["--study", str(path)])
 
 
@@ -174,14 +196,18 @@ def test_a_tiny_study_writes_every_output(tiny_study):
     ]  # fmt: skip
     for r in table:
         assert int(r["steps"]) >= 200 and r["report_deals"] == "2" and r["hidden"] == "16"
+        slug = "simple" if r["setting"] == "simple" else "planes"
+        result = json.loads((tiny_study / "cells" / slug / f"seed{r['seed']}" / "result.json")
+                            .read_text())  # fmt: skip
         for opponent in ("random", "greedy"):
-            share, lo, hi = (float(r[f"{opponent}_win_share{s}"]) for s in ("", "_lo", "_hi"))
-            assert 0 <= share <= 1 and lo <= share <= hi
+            wins = result["report"][opponent]["wins"]
+            assert len(wins) == 2 and float(r[f"{opponent}_win_share"]) == round(sum(wins) / 8, 4)
             assert not math.isnan(float(r[f"{opponent}_mean_score"]))
     summary = (tiny_study / "summary.md").read_text()
     assert "python -m training.ablation --observers simple planes" in summary
     assert "## Paired differences against simple" in summary
-    assert "| planes | random | win share |" in summary and "istinguishable" in summary
+    assert "| planes | random | win share |" in summary
+    assert "Of these 4 differences:" in summary  # 1 setting x 2 opponents x 2 metrics
 
 
 @pytest.mark.slow
@@ -198,6 +224,39 @@ def test_a_rerun_skips_finished_cells_and_redoes_the_interrupted_one(tiny_study)
         assert p.stat().st_mtime_ns == before[p], f"{p} ran again"
     new = json.loads(interrupted.read_text())
     assert new["report"] == old["report"] and new["curve"] == old["curve"]  # same seed
+
+
+@pytest.mark.slow
+def test_a_moved_study_resumes_and_a_retrained_cell_is_refused(tiny_study, tmp_path):
+    moved = tmp_path / "elsewhere"
+    moved.symlink_to(tiny_study)  # the same study under another path
+    results = sorted(tiny_study.glob("cells/*/seed*/result.json"))
+    before = [p.stat().st_mtime_ns for p in results]
+    main(study_args(moved))
+    assert [p.stat().st_mtime_ns for p in results] == before  # every cell skipped
+    saved = results[0].read_text()
+    data = json.loads(saved)
+    data["config"]["lr"] = 0.5
+    results[0].write_text(json.dumps(data))
+    try:
+        with pytest.raises(SystemExit, match=r"trained with other options \(lr\)"):
+            main(study_args(tiny_study))
+    finally:
+        results[0].write_text(saved)
+
+
+@pytest.mark.slow
+def test_a_summary_without_common_seeds_says_so(tiny_study):
+    study, run = parse(study_args(tiny_study))
+    outcomes = run_cells(prepare(study, run.run_dir), study, 1, progress=False)
+    assert all(o.result is not None for o in outcomes)  # every cell skipped
+    # simple (the reference) finished only seed 0, planes only seed 1
+    for o in outcomes:
+        if (o.cell.setting.name, o.cell.seed) in (("simple", 1), ("planes", 0)):
+            o.result, o.error = None, "RuntimeError: lost"
+    text = summary(study, outcomes)
+    assert "no seed finished for both 'planes' and 'simple'" in text
+    assert "## Failed cells" in text and "planes seed 0: RuntimeError: lost" in text
 
 
 @pytest.mark.slow
@@ -227,3 +286,30 @@ def test_a_failing_cell_is_reported_and_the_others_finish(tmp_path, capsys):
     assert "1 cells failed" in capsys.readouterr().out
     summary = (tmp_path / "s" / "summary.md").read_text()
     assert "## Failed cells" in summary and "missing.pt" in summary
+
+
+@pytest.mark.slow
+def test_a_study_stopped_part_way_resumes_where_it_stopped(tmp_path):
+    root = tmp_path / "stopped"
+    args = study_args(root)
+    command = [sys.executable, "-m", "training.ablation", *args]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)  # fmt: skip
+    deadline = time.monotonic() + 300
+    while not list(root.glob("cells/*/seed*/result.json")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(60) != 0
+    finished = {p: p.stat().st_mtime_ns for p in root.glob("cells/*/seed*/result.json")}
+    assert 1 <= len(finished) < 4, "stop it part-way"
+    assert not cell_processes(root), "the stopped study left cells running"
+    main(args)
+    assert all(p.stat().st_mtime_ns == t for p, t in finished.items())  # skipped
+    assert [r["status"] for r in rows(root)] == ["done"] * 4
+
+
+def cell_processes(root: Path) -> list[str]:
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    return [
+        line for line in ps.splitlines() if "training.ablation.cell" in line and str(root) in line
+    ]

@@ -7,6 +7,8 @@ The Ray tests are slow (a Ray instance takes seconds to start) and need the
 from __future__ import annotations
 
 import csv
+import os
+import re
 import subprocess
 import sys
 import time
@@ -16,7 +18,7 @@ import pytest
 import torch
 
 from big2.evaluation import evaluate
-from big2.evaluation.backends import Backend, RayBackend, make_backend
+from big2.evaluation.backends import Backend, RayBackend, TaskFailed, make_backend
 from training import checkpoint
 from training.ablation.cli import main as ablation
 from training.config import Config
@@ -39,9 +41,9 @@ def test_without_ray_the_backend_names_the_extra():
 def test_only_the_backends_module_imports_ray():
     importers = [
         p.relative_to(ROOT).as_posix()
-        for package in ("big2", "observers", "envs", "training")
+        for package in ("big2", "observers", "envs", "training", "bench")
         for p in (ROOT / package).rglob("*.py")
-        if "import ray" in p.read_text(encoding="utf-8")
+        if re.search(r"^\s*(import ray|from ray\b)", p.read_text(encoding="utf-8"), re.M)
     ]
     assert importers == ["big2/evaluation/backends.py"]
 
@@ -63,7 +65,11 @@ def test_local_as_completed_reports_each_failure_and_goes_on():
 
     for backend in (Backend(1), Backend(2)):
         out = results(backend)
-        assert out[0] == 1.0 and out[2] == 0.25 and isinstance(out[1], ZeroDivisionError)
+        assert out[0] == 1.0 and out[2] == 0.25
+        failed = out[1]
+        assert isinstance(failed, TaskFailed) and isinstance(failed.cause, ZeroDivisionError)
+        assert str(failed) == "ZeroDivisionError: division by zero"
+        assert "return 1 / x" in failed.traceback
 
 
 def _inverse(x: int) -> float:
@@ -78,6 +84,25 @@ def ray_processes() -> list[str]:
     return [line for line in out.splitlines() if any(p in line for p in RAY_PROCESSES)]
 
 
+def wait_until_gone() -> list[str]:
+    for _ in range(100):  # shutdown signals the processes; give them a moment to exit
+        if not ray_processes():
+            break
+        time.sleep(0.2)
+    return ray_processes()
+
+
+@pytest.mark.slow
+def test_the_ray_backend_starts_and_stops_its_own_instance():
+    """Runs before the module's shared instance starts (tests run in file order)."""
+    pytest.importorskip("ray")
+    assert not ray_processes(), "a Ray instance is already running"
+    with make_backend("ray") as backend:
+        assert backend.workers == os.cpu_count() and ray_processes()
+        assert list(backend.map(abs, [-1, -2])) == [1, 2]
+    assert not wait_until_gone(), "Ray processes left behind"
+
+
 @pytest.fixture(scope="module")
 def ray_backend():
     ray = pytest.importorskip("ray")
@@ -88,11 +113,7 @@ def ray_backend():
     yield backend
     backend.close()
     ray.shutdown()
-    for _ in range(100):  # shutdown signals the processes; give them a moment to exit
-        if not ray_processes():
-            break
-        time.sleep(0.2)
-    assert not ray_processes(), f"Ray processes left behind: {ray_processes()}"
+    assert not wait_until_gone(), "Ray processes left behind"
 
 
 @pytest.mark.slow
@@ -136,3 +157,41 @@ def test_ray_rollouts_collect_what_local_shards_collect(ray_backend, tmp_path):
     assert steps_a == steps_b >= 400 and history_a == history_b
     assert weights_a.keys() == weights_b.keys()
     assert all(torch.equal(weights_a[k], weights_b[k]) for k in weights_a)
+
+
+def _dies_once(marker: str) -> str:
+    """Kill the worker process the first time (a lost worker), succeed the second."""
+    import os
+
+    path = Path(marker)
+    if not path.exists():
+        path.write_text("died once")
+        os._exit(1)
+    return "second attempt"
+
+
+@pytest.mark.slow
+def test_a_task_lost_with_its_worker_is_retried_and_reported(ray_backend, tmp_path, capsys):
+    out = dict(ray_backend.as_completed(_dies_once, [str(tmp_path / "marker")]))
+    assert out == {0: "second attempt"}
+    assert "task 0 lost with its worker" in capsys.readouterr().err
+    assert len(ray_backend.lost) == 1
+
+
+@pytest.mark.slow
+def test_a_task_lost_every_time_is_reported_and_the_others_finish(ray_backend):
+    ray = pytest.importorskip("ray")
+    before = len(ray_backend.lost)
+    out = dict(ray_backend.as_completed(_inverse_or_die, [2, "die", 4]))
+    assert out[0] == 0.5 and out[2] == 0.25
+    assert isinstance(out[1], ray.exceptions.WorkerCrashedError)
+    assert len(ray_backend.lost) - before == ray_backend.retries
+
+
+def _inverse_or_die(x: object) -> float:
+    if x == "die":
+        import os
+
+        os._exit(1)
+    assert isinstance(x, int)
+    return 1 / x

@@ -112,11 +112,14 @@ class Run:
 
     def run(self) -> None:
         cfg, state, started = self.cfg, self.state, time.monotonic()
-        while state.env_step < cfg.steps:
-            self._epoch()
-            if 0 < cfg.max_minutes * 60 <= time.monotonic() - started:
-                break
-        self.writer.close()
+        try:
+            while state.env_step < cfg.steps:
+                self._epoch()
+                if 0 < cfg.max_minutes * 60 <= time.monotonic() - started:
+                    break
+        finally:
+            self.writer.close()
+            self.env.close()
 
     def _epoch(self) -> None:
         cfg, state = self.cfg, self.state

@@ -102,6 +102,11 @@ class Shards:
         """Give every shard the self-play snapshots."""
         self.backend.call(self.shards, "set_pool", [(snapshots,)] * len(self.shards))
 
+    def close(self) -> None:
+        """End the shards' actors (on Ray, their CPUs return to the cluster)."""
+        self.backend.release(self.shards)
+        self.shards = []
+
 
 def join(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """The shards' arrays as one batch; legal lists (and their features) padded to the

@@ -27,7 +27,7 @@ from typing import Any
 import torch
 from tianshou.utils.torch_utils import policy_within_training_step
 
-from big2.evaluation.backends import make_backend
+from big2.evaluation.backends import BackendError, make_backend
 from training import checkpoint
 from training.build import load_init, make_algorithm, scoped_seed
 from training.config import Config, parse_args
@@ -98,6 +98,8 @@ def main(argv: list[str] | None = None) -> None:
         final = train(cfg, resume, overwrite)
     except (ValueError, ImportError) as e:  # ImportError: the backend's missing extra
         raise SystemExit(f"training: {e}") from None
+    except BackendError as e:  # a rollout actor was lost: the last checkpoint resumes
+        raise SystemExit(f"training: {e}; resume with --resume {cfg.run_dir}") from None
     finally:
         torch.set_num_threads(threads)
     print(f"done in {time.time() - start:.0f} s: {final.env_step:,} env steps")

@@ -10,8 +10,11 @@ on the backend: the work is split the same way and seeded per item.
 This is the only module that imports ``ray`` (the ``distributed`` extra:
 ``pip install -e '.[distributed]'``). :class:`RayBackend` joins a cluster
 (``address``) or starts a local Ray instance sized to the machine, declares the CPUs
-each task and actor needs, lets Ray retry tasks and restart actors lost with a worker
-(``retries``), and shuts down on :meth:`~Backend.close` what it started.
+each task and actor needs, submits a task lost with its worker again and reports it
+(``retries`` times: done here rather than by Ray's silent ``max_retries``, so that every
+loss is reported), stops with :class:`BackendError` when a stateful actor is lost (a
+restarted one would have lost its state), and shuts down on :meth:`~Backend.close` what
+it started.
 
 >>> with make_backend("local") as backend:
 ...     list(backend.map(abs, [-2, 3]))
@@ -23,6 +26,8 @@ from __future__ import annotations
 import builtins
 import multiprocessing
 import os
+import sys
+import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
@@ -86,6 +91,9 @@ class Backend:
         """``actor.method(*args)`` on every actor with its own arguments; the results."""
         return [getattr(a, method)(*args) for a, args in zip(actors, arguments, strict=True)]
 
+    def release(self, actors: Sequence[Any]) -> None:
+        """End actors made by :meth:`actors` (in this process: nothing to do)."""
+
     def close(self) -> None:
         """Release what the backend started."""
 
@@ -96,15 +104,29 @@ class Backend:
         self.close()
 
 
-def _call(fn: Callable[[T], R], item: T) -> R:
-    return fn(item)
+class TaskFailed(Exception):
+    """Work that raised ``cause``: ``str()`` is ``"Type: message"``, ``traceback`` the
+    worker's."""
+
+    def __init__(self, cause: Exception, traceback: str) -> None:
+        super().__init__(f"{type(cause).__name__}: {cause}")
+        self.cause, self.traceback = cause, traceback
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles across processes with its cause
+        return (TaskFailed, (self.cause, self.traceback))
+
+
+class BackendError(RuntimeError):
+    """The backend lost what it could not replace (a stateful actor)."""
 
 
 def _attempt(fn: Callable[[T], R], item: T) -> R | BaseException:
+    """``fn(item)``, or a :class:`TaskFailed` for the exception it raised (reported by
+    the caller, with the others going on)."""
     try:
         return fn(item)
     except Exception as e:
-        return e
+        return TaskFailed(e, traceback.format_exc())
 
 
 def _outcome(future: Future[Any]) -> Any:
@@ -136,40 +158,73 @@ class RayBackend(Backend):
             ray.init(address=address or None, include_dashboard=False, log_to_driver=False,
                      **local)  # fmt: skip
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self._call, self._apply = ray.remote(_call), ray.remote(_attempt)
+        self._apply = ray.remote(_attempt)
+        self.lost: list[str] = []  # tasks lost with their workers, and retried
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], cpus: float = 1) -> Iterator[R]:
-        task = self._call.options(num_cpus=cpus, max_retries=self.retries)
-        shared = self.ray.put(fn)  # once in the object store, not once per task
-        refs = [task.remote(shared, item) for item in items]
-        for ref in refs:
-            yield self.ray.get(ref)
+        done: dict[int, Any] = {}
+        upcoming = 0
+        for index, value in self.as_completed(fn, list(items), cpus):
+            done[index] = value
+            while upcoming in done:  # in input order; an item's exception raises here
+                value = done.pop(upcoming)
+                upcoming += 1
+                if isinstance(value, TaskFailed):
+                    raise value.cause  # as the local backend raises it
+                if isinstance(value, BaseException):
+                    raise value
+                yield value
+
+    def release(self, actors: Sequence[Any]) -> None:
+        """End actors made by :meth:`actors` (their resources return to the cluster)."""
+        for actor in actors:
+            self.ray.kill(actor)
 
     def as_completed(
         self, fn: Callable[[T], R], items: Sequence[T], cpus: float = 1
     ) -> Iterator[tuple[int, R | BaseException]]:
-        task = self._apply.options(num_cpus=cpus, max_retries=self.retries)
-        shared = self.ray.put(fn)
-        pending = {task.remote(shared, item): i for i, item in enumerate(items)}
+        """As for the local backend; a task lost with its worker or node is submitted
+        again, up to ``retries`` times, and each loss is reported (on stderr and in
+        :attr:`lost`)."""
+        task = self._apply.options(num_cpus=cpus, max_retries=0)  # retried below, reported
+        shared = self.ray.put(fn)  # once in the object store, not once per task
+        pending = {task.remote(shared, item): (i, 0) for i, item in enumerate(items)}
+        lost_worker = (self.ray.exceptions.WorkerCrashedError, self.ray.exceptions.NodeDiedError)
         while pending:
-            done, _ = self.ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                index = pending.pop(ref)
-                try:
-                    yield index, self.ray.get(ref)
-                except Exception as e:
-                    yield index, e
+            (ref,), _ = self.ray.wait(list(pending), num_returns=1)
+            index, tries = pending.pop(ref)
+            try:
+                value = self.ray.get(ref)
+            except lost_worker as e:
+                if tries < self.retries:
+                    self._report(f"task {index} lost with its worker ({type(e).__name__}); "
+                                 f"retrying ({tries + 1} of {self.retries})")  # fmt: skip
+                    pending[task.remote(shared, items[index])] = (index, tries + 1)
+                    continue
+                value = e
+            except Exception as e:
+                value = e
+            yield index, value
+
+    def _report(self, message: str) -> None:
+        self.lost.append(message)
+        print(f"ray backend: {message}", file=sys.stderr, flush=True)
 
     def actors(self, cls: type, arguments: Sequence[tuple[Any, ...]], cpus: float = 1) -> list[Any]:
-        remote = self.ray.remote(cls).options(num_cpus=cpus, max_restarts=self.retries,
-                                              max_task_retries=self.retries)  # fmt: skip
+        # not restarted: a restarted actor would lose its state (an env shard's games), so
+        # a lost actor stops the work with BackendError instead of corrupting it
+        remote = self.ray.remote(cls).options(num_cpus=cpus, max_restarts=0)
         return [remote.remote(*args) for args in arguments]
 
     def call(
         self, actors: Sequence[Any], method: str, arguments: Sequence[tuple[Any, ...]]
     ) -> list[Any]:
         refs = [getattr(a, method).remote(*args) for a, args in zip(actors, arguments, strict=True)]
-        return list(self.ray.get(refs))
+        try:
+            return list(self.ray.get(refs))
+        except self.ray.exceptions.RayActorError as e:
+            self._report(f"an actor was lost ({type(e).__name__})")
+            raise BackendError(f"a Ray actor was lost with its worker: {e}") from None
 
     def close(self) -> None:
         if self.started and self.ray.is_initialized():

@@ -40,7 +40,7 @@ RUN_OPTIONS = ("run_dir", "workers", "backend", "ray_address")  # how it runs, n
 
 
 @dataclass(frozen=True)
-class Run:
+class RunOptions:
     """How a study runs: where it writes, and where and how widely its cells run."""
 
     run_dir: Path
@@ -50,7 +50,7 @@ class Run:
     progress: bool = True
 
 
-def parse(argv: list[str]) -> tuple[Study, Run]:
+def parse(argv: list[str]) -> tuple[Study, RunOptions]:
     """The study, and how to run it."""
     parser = argparse.ArgumentParser(
         prog="python -m training.ablation",
@@ -77,9 +77,9 @@ def parse(argv: list[str]) -> tuple[Study, Run]:
         data["fixed"] = data.pop("set", {})
     given = {k: v for k, v in args.items() if v is not None and k not in ("study", "no_progress")}
     if "fixed" in given:
-        data["fixed"] = {**data.get("fixed", {}), **_pairs(given.pop("fixed"), "--set")}
+        data["fixed"] = {**data.get("fixed", {}), **_assignments(given.pop("fixed"), "--set")}
     if "grid" in given:
-        grid = {k: v.split(",") for k, v in _pairs(given.pop("grid"), "--grid").items()}
+        grid = {k: v.split(",") for k, v in _assignments(given.pop("grid"), "--grid").items()}
         data["grid"] = {**data.get("grid", {}), **grid}
     data.update(given)
     run = {k: data.pop(k) for k in RUN_OPTIONS if data.get(k) is not None}
@@ -88,7 +88,7 @@ def parse(argv: list[str]) -> tuple[Study, Run]:
     command = "python -m training.ablation " + shlex.join(argv)
     study = Study.from_dict(data, command=command)
     run["run_dir"] = Path(run["run_dir"])
-    return study, Run(**run, progress=not args["no_progress"])
+    return study, RunOptions(**run, progress=not args["no_progress"])
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -99,7 +99,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ValueError(f"cannot read study file {path}: {e}") from None
 
 
-def _pairs(items: list[str], flag: str) -> dict[str, str]:
+def _assignments(items: list[str], flag: str) -> dict[str, str]:
     out = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"ablation: {e}") from None
     with backend:
         outcomes = run_cells(cells, study, run.workers, run.progress, backend)
-    paths = write_report(study, outcomes, run.run_dir)
+    paths = write_report(study, outcomes, run.run_dir, getattr(backend, "lost", ()))
     failed = [o for o in outcomes if o.result is None]
     print(f"{len(outcomes) - len(failed)} of {len(outcomes)} cells finished; wrote "
           f"{', '.join(str(p) for p in paths)}")  # fmt: skip

@@ -20,14 +20,16 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
 from tqdm import tqdm
 
 from big2.evaluation.backends import Backend
+from big2.evaluation.stats import mean
 from training.ablation.cell import ERROR, LOG, RESULT, SPEC, run_spec, write_json
+from training.ablation.stats import deal_values
 from training.ablation.study import Cell, Study, differences
 from training.config import Config
 
@@ -45,7 +47,6 @@ class Outcome:
     cell: Cell
     result: dict[str, Any] | None = None
     error: str = ""
-    skipped: bool = False  # finished in an earlier run
 
     @property
     def done(self) -> dict[str, Any]:
@@ -76,9 +77,9 @@ def prepare(study: Study, root: Path) -> list[Cell]:
     cells = study.cells(root)
     for cell in cells:
         done = _finished(cell)
-        # options added since the cell ran read as their defaults, as in checkpoints
-        if done is not None and Config.from_dict(done["config"]) != cell.config:
-            mine, theirs = cell.config.to_dict(), Config.from_dict(done["config"]).to_dict()
+        if done is not None and _trained_as(done["config"]) != _trained_as(cell.config):
+            mine = _trained_as(cell.config).to_dict()
+            theirs = _trained_as(done["config"]).to_dict()
             keys = sorted(k for k in mine if theirs[k] != mine[k])
             raise StudyMismatch(
                 f"finished cell {cell.name} in {root} was trained with other options "
@@ -87,6 +88,13 @@ def prepare(study: Study, root: Path) -> list[Cell]:
     root.mkdir(parents=True, exist_ok=True)
     write_json(saved_file, study.to_dict())
     return cells
+
+
+def _trained_as(config: Config | dict[str, Any]) -> Config:
+    """What a cell's results depend on: its config, wherever its run directory is (the
+    study may have moved), with options added since it ran read as their defaults."""
+    cfg = config if isinstance(config, Config) else Config.from_dict(config)
+    return replace(cfg, run_dir="")
 
 
 def _finished(cell: Cell) -> dict[str, Any] | None:
@@ -112,7 +120,7 @@ def run_cells(
         if done is None:
             todo.append(cell)
         else:
-            outcomes[cell.directory] = Outcome(cell, done, skipped=True)
+            outcomes[cell.directory] = Outcome(cell, done)
     bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc="cells", unit="cell",
                disable=not progress, dynamic_ncols=True)  # fmt: skip
     try:
@@ -165,7 +173,8 @@ def _run_on(
             cell = todo[index]
             if isinstance(result, BaseException):
                 error = f"{type(result).__name__}: {result}"
-                write_json(cell.directory / ERROR, {"error": error, "traceback": ""})
+                trace = getattr(result, "traceback", "")  # a TaskFailed carries the worker's
+                write_json(cell.directory / ERROR, {"error": error, "traceback": trace})
                 outcomes[cell.directory] = Outcome(cell, error=error)
             else:
                 write_json(cell.directory / RESULT, result)
@@ -223,7 +232,7 @@ def _line(outcome: Outcome) -> str:
         return f"FAILED {outcome.cell.name}: {outcome.error}"
     r = outcome.result
     shares = ", ".join(
-        f"{opponent} {sum(v['wins']) / (4 * len(v['wins'])):.3f}"
-        for opponent, v in r["report"].items()
+        f"{opponent} {mean(deal_values(report, 'win_share')):.3f}"
+        for opponent, report in r["report"].items()
     )
     return f"done {outcome.cell.name} in {r['wall_seconds']:.0f} s: win share vs {shares}"

@@ -14,6 +14,9 @@ score: total / 4), against three copies of one opponent.
   when its interval over seeds excludes zero; *on these deals only* when only the
   interval over deals does; else *not distinguishable*.
 
+An interval needs two values or more: from one seed (or one deal) it is ``None``
+(printed "n/a"), so a single seed can never make a difference distinguishable.
+
 >>> cells = {("a", 0): [1.0, 2.0], ("a", 1): [3.0, 2.0], ("b", 0): [0.0, 1.0], ("b", 1): [1.0, 2.0]}
 >>> d = paired(cells, "a", "b")
 >>> d.mean, d.over_seeds, d.verdict  # seed by seed, "a" is 1.0 ahead
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from big2.evaluation.stats import mean, normal_ci, t_ci
 
@@ -34,12 +38,15 @@ DISTINGUISHABLE, DEALS_ONLY, NOT = "distinguishable", "on these deals only", "no
 CellValues = Mapping[tuple[str, int], Sequence[float]]
 
 
+Interval = tuple[float, float] | None  # None: fewer than two values, no spread to measure
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A mean with its 95% interval."""
 
     mean: float
-    ci: tuple[float, float]
+    ci: Interval
 
 
 @dataclass(frozen=True)
@@ -47,18 +54,37 @@ class Difference:
     """A setting minus the reference, paired on the same deals."""
 
     mean: float
-    over_deals: tuple[float, float]
-    over_seeds: tuple[float, float]
+    over_deals: Interval
+    over_seeds: Interval
 
     @property
     def verdict(self) -> str:
-        if not _covers_zero(self.over_seeds):
+        if _excludes_zero(self.over_seeds):
             return DISTINGUISHABLE
-        return DEALS_ONLY if not _covers_zero(self.over_deals) else NOT
+        return DEALS_ONLY if _excludes_zero(self.over_deals) else NOT
 
 
-def _covers_zero(ci: tuple[float, float]) -> bool:
-    return ci[0] <= 0.0 <= ci[1]
+def _excludes_zero(ci: Interval) -> bool:
+    return ci is not None and not ci[0] <= 0.0 <= ci[1]
+
+
+def over_deals(values: Sequence[float]) -> Interval:
+    """The normal 95% CI of the mean over deals (None from a single deal)."""
+    return normal_ci(values) if len(values) > 1 else None
+
+
+def over_seeds(values: Sequence[float]) -> Interval:
+    """The Student-t 95% interval of the mean over seeds (None from a single seed)."""
+    return t_ci(values) if len(values) > 1 else None
+
+
+def text(ci: Interval, form: str = "{:+.2f}") -> str:
+    """An interval for tables: ``[lo, hi]``, or ``n/a`` (fewer than two values).
+
+    >>> text((0.25, 0.5), "{:.3f}"), text(None)
+    ('[0.250, 0.500]', 'n/a')
+    """
+    return "n/a" if ci is None else f"[{form.format(ci[0])}, {form.format(ci[1])}]"
 
 
 def deal_values(report: Mapping[str, Sequence[int]], metric: str) -> list[float]:
@@ -67,15 +93,25 @@ def deal_values(report: Mapping[str, Sequence[int]], metric: str) -> list[float]
     return [v / 4 for v in report[key]]
 
 
+def cell_values(outcomes: Sequence[Any], opponent: str, metric: str) -> CellValues:
+    """(setting name, seed) -> per-deal values of ``metric`` against ``opponent``, for the
+    finished cells among ``outcomes`` (:class:`training.ablation.runner.Outcome`)."""
+    return {
+        (o.cell.setting.name, o.cell.seed): deal_values(o.result["report"][opponent], metric)
+        for o in outcomes
+        if o.result is not None
+    }
+
+
 def per_cell(values: Sequence[float]) -> Estimate:
     """A cell's mean over deals, with its normal 95% CI over deals."""
-    return Estimate(mean(values), normal_ci(values))
+    return Estimate(mean(values), over_deals(values))
 
 
 def per_setting(cells: CellValues, setting: str) -> Estimate:
     """The mean over seeds of the setting's cell means, with a t interval across seeds."""
     means = [mean(v) for (name, _), v in sorted(cells.items()) if name == setting]
-    return Estimate(mean(means), t_ci(means))
+    return Estimate(mean(means), over_seeds(means))
 
 
 def paired(cells: CellValues, setting: str, reference: str) -> Difference:
@@ -93,4 +129,4 @@ def paired(cells: CellValues, setting: str, reference: str) -> Difference:
         raise ValueError("paired differences need the same deals in every cell")
     by_deal = [mean([m[d] for m in mine]) - mean([t[d] for t in theirs]) for d in range(n_deals)]
     by_seed = [mean(m) - mean(t) for m, t in zip(mine, theirs, strict=True)]
-    return Difference(mean(by_deal), normal_ci(by_deal), t_ci(by_seed))
+    return Difference(mean(by_deal), over_deals(by_deal), over_seeds(by_seed))

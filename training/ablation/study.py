@@ -27,8 +27,13 @@ import observers
 from training.config import STUDY_ONLY, Config
 
 ALL_OBSERVERS = ("simple", "card_counting", "history", "planes", "charlesworth", "oracle")
-# what the study itself sets in every cell; --set and --grid may not touch them
-OWN = ("observer", "seed", "steps", "run_dir", *STUDY_ONLY)
+# what the study itself sets in every cell (--observers, --seeds, --steps, --threads, the
+# run directory), and what would make cells unequal or unrepeatable (a wall-clock budget;
+# where a cell runs is the study's --backend): --set and --grid may not touch them
+OWN = ("observer", "seed", "steps", "run_dir", "threads", "max_minutes", "backend",
+       "ray_address", *STUDY_ONLY)  # fmt: skip
+# the measurement: the same deals and opponents for every cell, so not in --grid
+MEASURED = ("eval_opponents", "eval_seed", "eval_deals")
 CHEATING = "cheating upper bound"
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 _DEFAULTS = {f.name: f.default for f in fields(Config)}
@@ -40,7 +45,10 @@ def coerce(key: str, value: Any) -> Any:
     Tuple options take space-separated text or a list; booleans take true/false/yes/no/1/0.
     """
     if key in OWN:
-        raise ValueError(f"{key!r} is set by the study itself (use --observers, --seeds, --steps)")
+        raise ValueError(
+            f"{key!r} is set by the study itself (--observers, --seeds, --steps, --threads, "
+            f"--backend), or would make cells unequal"
+        )
     if key not in _DEFAULTS:
         raise ValueError(
             f"unknown training option {key!r}; expected one of {sorted(set(_DEFAULTS) - set(OWN))}"
@@ -81,7 +89,7 @@ class Setting:
     @property
     def name(self) -> str:
         """The setting's short name: observer, then ``key=value`` for each grid option."""
-        return " ".join([self.observer, *(f"{k}={_text(v)}" for k, v in self.values)])
+        return " ".join([self.observer, *(f"{k}={as_text(v)}" for k, v in self.values)])
 
     @property
     def label(self) -> str:
@@ -94,8 +102,13 @@ class Setting:
         return re.sub(r"[^A-Za-z0-9_.=-]+", "_", self.name.replace(" ", "__")) or "_"
 
 
-def _text(value: Any) -> str:
-    if isinstance(value, tuple):
+def as_text(value: Any) -> str:
+    """An option's value as text in names and tables (tuples joined by ``/``).
+
+    >>> as_text((256, 128)), as_text(True), as_text("")
+    ('256/128', 'true', '')
+    """
+    if isinstance(value, tuple | list):
         return "/".join(map(str, value))
     return str(value).lower() if isinstance(value, bool) else str(value)
 
@@ -155,9 +168,16 @@ class Study:
         for key, values in self.grid:
             if not values:
                 raise ValueError(f"--grid {key} has no values")
+            if len(set(values)) != len(values):
+                raise ValueError(f"--grid {key} lists a value twice: {list(values)}")
             if key in dict(self.fixed):
                 raise ValueError(f"{key!r} is both fixed (--set) and varied (--grid)")
+            if key in MEASURED:
+                raise ValueError(f"{key!r} is how every cell is measured; fix it with --set")
         names = [s.name for s in self.settings()]
+        slugs = [s.slug for s in self.settings()]
+        if len(set(slugs)) != len(slugs):
+            raise ValueError(f"two settings would share a directory: {names}")
         if self.baseline and self.baseline not in names:
             raise ValueError(
                 f"baseline {self.baseline!r} is not a setting; expected one of {names}"
@@ -231,7 +251,11 @@ class Study:
         values = dict(data)
         values["observers"] = tuple(values.get("observers", ALL_OBSERVERS))
         values["fixed"] = _pairs(values.get("fixed", {}))
-        values["grid"] = tuple((k, tuple(v)) for k, v in _pairs(values.get("grid", {})))
+        grid = _pairs(values.get("grid", {}))
+        for key, listed in grid:
+            if isinstance(listed, str) or not isinstance(listed, list | tuple):
+                raise ValueError(f"grid {key!r} needs a list of values, got {listed!r}")
+        values["grid"] = tuple((k, tuple(v)) for k, v in grid)
         return cls(**values, command=command)
 
 
