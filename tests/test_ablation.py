@@ -313,3 +313,11 @@ def cell_processes(root: Path) -> list[str]:
     return [
         line for line in ps.splitlines() if "training.ablation.cell" in line and str(root) in line
     ]
+
+
+def test_a_corrupt_study_record_is_refused_and_kept(tmp_path):
+    (tmp_path / "study.json").write_text("{half a record")
+    with pytest.raises(SystemExit, match="is not a study record"):
+        main(study_args(tmp_path))
+    assert (tmp_path / "study.json").read_text() == "{half a record"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["study.json"]

@@ -113,11 +113,16 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     try:
         study, run = parse(args)
-        cells = prepare(study, run.run_dir)
+        study.check()
+        # before anything is written: a backend that cannot start (Ray without its extra)
         backend = backends.make_backend(run.backend, run.workers, run.ray_address)
-    except (ValueError, ImportError) as e:  # StudyMismatch included; ImportError: an extra
+    except (ValueError, ImportError) as e:  # ImportError: the backend's missing extra
         raise SystemExit(f"ablation: {e}") from None
     with backend:
+        try:
+            cells = prepare(study, run.run_dir)
+        except ValueError as e:  # StudyMismatch included
+            raise SystemExit(f"ablation: {e}") from None
         outcomes = run_cells(cells, study, run.workers, run.progress, backend)
     paths = write_report(study, outcomes, run.run_dir, getattr(backend, "lost", ()))
     failed = [o for o in outcomes if o.result is None]

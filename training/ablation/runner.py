@@ -65,7 +65,11 @@ def prepare(study: Study, root: Path) -> list[Cell]:
     study.check()
     saved_file = root / STUDY_FILE
     if saved_file.exists():
-        saved = json.loads(saved_file.read_text(encoding="utf-8"))
+        try:
+            saved = json.loads(saved_file.read_text(encoding="utf-8"))
+        except ValueError as e:
+            raise StudyMismatch(f"{saved_file} is not a study record ({e}); use another "
+                                f"--run-dir") from None  # fmt: skip
         differ = differences(saved, study)
         if differ:
             raise StudyMismatch(
@@ -98,10 +102,12 @@ def _trained_as(config: Config | dict[str, Any]) -> Config:
 
 
 def _finished(cell: Cell) -> dict[str, Any] | None:
-    path = cell.directory / RESULT
-    if not path.exists():
+    """The cell's result, if it finished (an unreadable result.json: not finished, so
+    the cell runs again)."""
+    try:
+        data: dict[str, Any] = json.loads((cell.directory / RESULT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return None
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
