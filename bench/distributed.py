@@ -5,9 +5,9 @@ Prints, for the same work on each backend:
 - Ray's start-up time (a local instance sized to the machine), excluded below;
 - arena: ``--deals`` duplicate deals of greedy against three heuristic players: local in
   one process, local in two processes, and Ray tasks;
-- training: ``--steps`` learner decisions of the default PPO config (evaluation
-  excluded): one shard in this process, two shards in this process, and two shards as
-  Ray actors (learning stays in this process).
+- training: ``--steps`` learner decisions of the default PPO config with one torch
+  thread (evaluation excluded, after a short warm-up run): one shard in this process,
+  two shards in this process, and two shards as Ray actors (learning stays here).
 
 The results of each pair are identical (tests/test_distributed.py); only time differs.
 On a few cores Ray's scheduling and serialisation cost more than they save: it is for
@@ -54,7 +54,7 @@ def training_rate(backend: Backend, steps: int, shards: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--steps", type=int, default=20_000)
     args = parser.parse_args()
     start = time.perf_counter()
@@ -65,6 +65,7 @@ def main() -> None:
         for label, backend in (("local, 1 process", Backend(1)),
                                ("local, 2 processes", Backend(2)), ("ray", ray)):  # fmt: skip
             print(f"  {label:<22}{arena_seconds(backend, args.deals):>8.1f}")
+        training_rate(Backend(), 2048, 1)  # loads the compiled kernels: not timed below
         print(f"training, default PPO, {args.steps:,} steps (learner decisions/s):")
         for label, backend, shards in (("local, 1 shard", Backend(), 1),
                                        ("local, 2 shards", Backend(), 2),

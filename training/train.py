@@ -24,12 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import torch
 from tianshou.utils.torch_utils import policy_within_training_step
 
 from big2.evaluation.backends import BackendError, make_backend
 from training import checkpoint
-from training.build import load_init, make_algorithm, scoped_seed
+from training.build import load_init, make_algorithm, scoped_seed, torch_threads
 from training.config import Config, parse_args
 from training.loop import Run, RunState
 
@@ -46,7 +45,7 @@ def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = F
     if resume is None:
         _check_run_dir(run_dir, overwrite)
     state = RunState() if resume is None else RunState.from_checkpoint(resume)
-    with scoped_seed(cfg.seed + state.epoch):
+    with torch_threads(cfg.threads), scoped_seed(cfg.seed + state.epoch):
         algorithm = make_algorithm(cfg)
         if resume is not None:
             algorithm.load_state_dict(resume["state"])
@@ -91,8 +90,6 @@ def main(argv: list[str] | None = None) -> None:
         cfg = Config.from_dict(given)
     except TypeError as e:
         raise SystemExit(f"training: bad configuration: {e}") from None
-    threads = torch.get_num_threads()
-    torch.set_num_threads(cfg.threads)
     start = time.time()
     try:
         final = train(cfg, resume, overwrite)
@@ -100,8 +97,6 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"training: {e}") from None
     except BackendError as e:  # a rollout actor was lost: the last checkpoint resumes
         raise SystemExit(f"training: {e}; resume with --resume {cfg.run_dir}") from None
-    finally:
-        torch.set_num_threads(threads)
     print(f"done in {time.time() - start:.0f} s: {final.env_step:,} env steps")
     run = cfg.run_dir
     print(f"checkpoints: {run}/latest.pt, {run}/best.pt; learning curve: {run}/curve.png")
