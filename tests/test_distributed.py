@@ -126,7 +126,7 @@ def test_a_ray_arena_matches_the_local_arena(ray_backend):
 
 @pytest.mark.slow
 def test_a_ray_study_matches_the_local_study(ray_backend, tmp_path):
-    args = ["--observers", "simple", "oracle", "--seeds", "1", "--steps", "200",
+    args = ["--observers", "oracle", "--seeds", "1", "--steps", "200",
             "--report-deals", "2", "--set", "envs=4", "--set", "epoch_steps=100",
             "--set", "eval_deals=1", "--set", "collect_steps=64", "--set", "hidden=16",
             "--set", "eval_opponents=random greedy", "--no-progress"]  # fmt: skip
@@ -137,7 +137,7 @@ def test_a_ray_study_matches_the_local_study(ray_backend, tmp_path):
         with (tmp_path / name / "results.csv").open() as f:
             rows = list(csv.DictReader(f))
         tables.append([{k: v for k, v in r.items() if k != "wall_seconds"} for r in rows])
-    assert tables[0] == tables[1] and len(tables[0]) == 2
+    assert tables[0] == tables[1] and len(tables[0]) == 1
     assert all(r["status"] == "done" for r in tables[1])
 
 
@@ -162,20 +162,20 @@ def test_ray_rollouts_collect_what_local_shards_collect(ray_backend, tmp_path):
     assert not differ, differ
 
 
-def _dies_once(marker: str) -> str:
-    """Kill the worker process the first time (a lost worker), succeed the second."""
-    import os
-
-    path = Path(marker)
-    if not path.exists():
-        path.write_text("died once")
-        os._exit(1)
-    return "second attempt"
-
-
 @pytest.mark.slow
 def test_a_task_lost_with_its_worker_is_retried_and_reported(ray_backend, tmp_path, capsys):
-    out = dict(ray_backend.as_completed(_dies_once, [str(tmp_path / "marker")]))
+    def dies_once(marker: str) -> str:  # local, so Ray pickles it by value
+        """Kill the worker process the first time (a lost worker), succeed the second."""
+        import os
+        from pathlib import Path
+
+        path = Path(marker)
+        if not path.exists():
+            path.write_text("died once")
+            os._exit(1)
+        return "second attempt"
+
+    out = dict(ray_backend.as_completed(dies_once, [str(tmp_path / "marker")]))
     assert out == {0: "second attempt"}
     assert "task 0 lost with its worker" in capsys.readouterr().err
     assert len(ray_backend.lost) == 1
@@ -184,17 +184,17 @@ def test_a_task_lost_with_its_worker_is_retried_and_reported(ray_backend, tmp_pa
 @pytest.mark.slow
 def test_a_task_lost_every_time_is_reported_and_the_others_finish(ray_backend):
     ray = pytest.importorskip("ray")
+
+    def inverse_or_die(x: object) -> float:  # local, so Ray pickles it by value
+        if x == "die":
+            import os
+
+            os._exit(1)
+        assert isinstance(x, int)
+        return 1 / x
+
     before = len(ray_backend.lost)
-    out = dict(ray_backend.as_completed(_inverse_or_die, [2, "die", 4]))
+    out = dict(ray_backend.as_completed(inverse_or_die, [2, "die", 4]))
     assert out[0] == 0.5 and out[2] == 0.25
     assert isinstance(out[1], ray.exceptions.WorkerCrashedError)
     assert len(ray_backend.lost) - before == ray_backend.retries
-
-
-def _inverse_or_die(x: object) -> float:
-    if x == "die":
-        import os
-
-        os._exit(1)
-    assert isinstance(x, int)
-    return 1 / x
