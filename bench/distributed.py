@@ -1,4 +1,4 @@
-"""Local against Ray on this machine: ``python -m bench.distributed`` (also ``make bench``).
+"""Local against Ray on one machine: ``python -m bench.distributed`` (also ``make bench``).
 
 Prints, for the same work on each backend:
 
@@ -17,10 +17,9 @@ more machines.
 from __future__ import annotations
 
 import argparse
-import tempfile
 import time
-from pathlib import Path
 
+from bench.train import measure
 from big2.evaluation import evaluate
 from big2.evaluation.backends import Backend, RayBackend
 
@@ -33,23 +32,8 @@ def arena_seconds(backend: Backend, deals: int) -> float:
 
 def training_rate(backend: Backend, steps: int, shards: int) -> float:
     """Learner decisions per second, collection and updates (no evaluation)."""
-    import torch
-    from tianshou.utils.torch_utils import policy_within_training_step
-
-    from training.build import make_algorithm
-    from training.config import Config
-    from training.loop import Run, RunState
-
-    torch.set_num_threads(1)
-    with tempfile.TemporaryDirectory() as run_dir:
-        cfg = Config(steps=steps, epoch_steps=steps, eval_deals=1, eval_opponents=("random",),
-                     run_dir=run_dir, threads=1, shards=shards,
-                     backend=backend.name)  # fmt: skip
-        algorithm = make_algorithm(cfg)
-        with policy_within_training_step(algorithm.policy):
-            run = Run(cfg, Path(run_dir), algorithm, RunState(), backend)
-            run.run()
-    return run.state.env_step / (run.timing["collect"] + run.timing["update"])
+    extra = {"shards": shards, "backend": backend.name}
+    return measure(steps, extra, threads=1, backend=backend)["end_to_end"]
 
 
 def main() -> None:

@@ -32,8 +32,11 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def measure(steps: int, extra: dict[str, Any], threads: int) -> dict[str, float]:
-    """Run one short training in this process and time its parts."""
+def measure(
+    steps: int, extra: dict[str, Any], threads: int, backend: Any = None
+) -> dict[str, float]:
+    """Run one short training in this process and time its parts (its shards on
+    ``backend``: :mod:`big2.evaluation.backends`, local by default)."""
     import torch
     from tianshou.utils.torch_utils import policy_within_training_step
 
@@ -48,7 +51,7 @@ def measure(steps: int, extra: dict[str, Any], threads: int) -> dict[str, float]
                                 "threads": threads, **extra})  # fmt: skip
         algorithm = make_algorithm(cfg)
         with policy_within_training_step(algorithm.policy):
-            run = Run(cfg, Path(run_dir), algorithm, RunState())
+            run = Run(cfg, Path(run_dir), algorithm, RunState(), backend)
             run.run()
         collect, update = run.timing["collect"], run.timing["update"]
         buffer = run.buffer

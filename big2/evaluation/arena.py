@@ -131,7 +131,7 @@ def deal_results(
         raise ValueError(f"n_deals must be at least 1, got {n_deals}")
     players = [load_agent(a, rules) if isinstance(a, str) else a for a in agents]
     runner = backend or Backend(workers)
-    size = max(1, min(50, n_deals // (8 * runner.parallelism)))
+    size = max(1, min(50, n_deals // (8 * runner.workers)))
     chunks = [list(range(i, min(i + size, n_deals))) for i in range(0, n_deals, size)]
     play = partial(_play_deals, players, seed=seed, rules=rules)
     parts: Iterable[dict[int, DealResult]] = runner.map(play, chunks)

@@ -46,21 +46,14 @@ class Backend:
     def __init__(self, workers: int = 1) -> None:
         if workers < 1:
             raise ValueError(f"workers must be positive, got {workers}")
-        self.workers = workers
-
-    @property
-    def parallelism(self) -> int:
-        """How many items run at once (to size chunks of work)."""
-        return self.workers
+        self.workers = workers  # how many items run at once (Ray: the cluster's CPUs)
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], cpus: float = 1) -> Iterator[R]:
         """``fn(item)`` for every item, in order (``fn`` and items must pickle)."""
         if self.workers == 1:
             yield from builtins.map(fn, items)
             return
-        # spawn, not fork: forking a process that already runs torch's threads can deadlock
-        spawn = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(self.workers, spawn) as pool:
+        with self._pool() as pool:
             yield from pool.map(fn, items)
 
     def as_completed(
@@ -71,8 +64,7 @@ class Backend:
             for i, item in enumerate(items):
                 yield i, _attempt(fn, item)
             return
-        spawn = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(self.workers, spawn) as pool:
+        with self._pool() as pool:
             futures: dict[Future[R | BaseException], int] = {
                 pool.submit(_attempt, fn, item): i for i, item in enumerate(items)
             }
@@ -80,6 +72,10 @@ class Backend:
                 done, _ = wait(futures, return_when=FIRST_COMPLETED)
                 for future in done:
                     yield futures.pop(future), _outcome(future)
+
+    def _pool(self) -> ProcessPoolExecutor:
+        # spawn, not fork: forking a process that already runs torch's threads can deadlock
+        return ProcessPoolExecutor(self.workers, multiprocessing.get_context("spawn"))
 
     def actors(self, cls: type, arguments: Sequence[tuple[Any, ...]], cpus: float = 1) -> list[Any]:
         """One ``cls(*args)`` per entry of ``arguments`` (in this process, for ``local``)."""
