@@ -17,8 +17,10 @@ ValueError: fixed cards must be a mapping from seat (0..3) to cards (a mask or t
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Mapping
+from typing import SupportsIndex
 
 from big2 import cards as C
 from big2.rules import STANDARD, Rules
@@ -50,12 +52,24 @@ def relative_seat(seat: int, me: int) -> int:
 
 
 def make_rng(seed: Seed) -> random.Random:
-    """A ``random.Random`` from a seed, an existing generator (used as is), or None (fresh)."""
+    """A ``random.Random`` from a seed, an existing generator (used as is), or None (fresh).
+
+    Any integer works, negative ones and numpy's included (``np.int64(7)`` seeds as 7).
+    """
     if isinstance(seed, random.Random):
         return seed
-    if seed is None or isinstance(seed, int):
-        return random.Random(seed)
-    raise TypeError(f"seed must be an int, a random.Random or None, got {type(seed).__name__}")
+    return random.Random(None if seed is None else seed_int(seed))
+
+
+def seed_int(seed: object) -> int:
+    """``seed`` as a Python int: any integer (numpy's too); TypeError for anything else.
+
+    >>> seed_int(7), seed_int(-3)
+    (7, -3)
+    """
+    if isinstance(seed, bool) or not isinstance(seed, SupportsIndex):
+        raise TypeError(f"seed must be an integer, a random.Random or None, got {seed!r}")
+    return operator.index(seed)
 
 
 class Board:

@@ -83,6 +83,7 @@ from pettingzoo.utils import wrappers
 
 import observers
 from big2 import rules as R
+from big2.board import make_rng
 from big2.game import Game
 from big2.hand_ranking import HandRanking
 from big2.log import GameLog
@@ -159,7 +160,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         Other option keys are ignored (PettingZoo's API test passes arbitrary options).
         """
         fixed = (options or {}).get("fixed")
-        rng = random.Random(seed) if seed is not None else self._rng
+        rng = make_rng(seed) if seed is not None else self._rng
         self.game = Game(self.rules, seed=rng, fixed=fixed)  # raises before anything changes
         self._rng = rng
         self.agents = list(self.possible_agents)

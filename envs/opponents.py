@@ -33,8 +33,7 @@ class Opponents:
     def __init__(
         self, env: Big2VectorEnv, mix: Sequence[str | BatchPolicy | list[BatchPolicy]]
     ) -> None:
-        if not len(mix):
-            raise ValueError("opponents must name at least one agent (or be None: all seats)")
+        _check_mix(mix)
         self.env, self.mix = env, list(mix)
         # an Agent for each spec that is not compiled; checked now, before any game
         self.agents: dict[int, Agent] = {
@@ -133,6 +132,21 @@ class Opponents:
                 raise ValueError(f"opponent {agent!r} chose {move}, not legal in slot {slot}")
             out[i] = -1 if move is PASS else move.index
         return out
+
+
+def _check_mix(mix: Any) -> None:
+    """Raise ValueError unless ``mix`` is a non-empty list of opponents (agent specs, batch
+    policies, or lists of batch policies)."""
+    expected = ("expected a list of agent specs (such as ['random', 'heuristic']), batch "
+                "policies or lists of them (pools), or None for all seats")  # fmt: skip
+    if isinstance(mix, str | bytes) or not isinstance(mix, Sequence):
+        raise ValueError(f"opponents must be a list, got {mix!r}; {expected}")
+    if not len(mix):
+        raise ValueError("opponents must name at least one agent (or be None: all seats)")
+    for i, entry in enumerate(mix):
+        pool = isinstance(entry, list) and all(callable(m) for m in entry)
+        if not (isinstance(entry, str) or callable(entry) or pool):
+            raise ValueError(f"opponents[{i}] is {entry!r}; {expected}")
 
 
 def _greedy(moves: np.ndarray, counts: np.ndarray, leading: np.ndarray, env: Any) -> np.ndarray:

@@ -32,7 +32,8 @@ seat; ``"legal"`` holds each game's legal actions first, in the order of
 count in the batch (so it varies from step to step; no legal move is ever dropped).
 :meth:`action_masks` gives the full-width ``(N, n_actions)`` bool masks on demand.
 The declared ``observation_space`` gives ``"legal"`` its widest possible width (2,380),
-since K varies, and leaves out ``"features"`` (its width is the feature function's).
+since K varies, and leaves out ``"features"`` (its width is the feature function's); it
+is built on first use, since its bounds take memory in proportion to N.
 Two optional keys: ``"critic"`` (N, C), the ``critic_observer``'s vector of the same seat
 (e.g. ``"oracle"``, which sees every hand: for centralised critics, never for the
 actor), and ``"features"`` (N, K, F), ``legal_features(view, legal_moves)`` per legal
@@ -50,12 +51,16 @@ nothing left to decide, so no final observation is returned).
 
 **Seeding.** ``reset(seed=s)`` deals game i exactly as ``raw_env(...).reset(seed=s + i)``
 does; each slot keeps its own ``random.Random(s + i)``, so its later deals are those of
-that raw env's later ``reset()`` calls. Opponent draws and the compiled random opponent
-use one generator seeded from ``(s, N)``. ``reset()`` without a seed continues them all.
+that raw env's later ``reset()`` calls. Any integer seeds, numpy's and negative ones
+included, as in ``raw_env`` (Python's ``random`` seeds ``-s`` as ``s``). Opponent draws and
+the compiled random opponent use one generator seeded from ``(s, N)``. ``reset()``
+without a seed continues them all.
 
 **Bad input.** An action array of the wrong shape or dtype, or an out-of-range or
 illegal action in any slot, raises :class:`ValueError` naming the slot, the action and
-its legal count, and no game advances.
+its legal count, and no game advances. An ``opponents`` value that is not a list of
+agent specs, batch policies and pools (a bare string, ``None`` in the list) is refused
+at construction.
 """
 
 from __future__ import annotations
@@ -69,7 +74,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 import observers
-from big2.board import Board
+from big2.board import Board, seed_int
 from big2.game import View
 from big2.hand_ranking import PASS, HandRanking, catalog
 from big2.rules import Rules
@@ -155,14 +160,23 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         if self.critic_observer is not None:
             spaces["critic"] = self.critic_observer.space
         self.single_observation_space = gym.spaces.Dict(spaces)
-        self.observation_space = gym.vector.utils.batch_space(
-            self.single_observation_space, self.num_envs
-        )
+        self._batched_space: gym.spaces.Dict | None = None
+
+    @property
+    def observation_space(self) -> gym.spaces.Dict:  # type: ignore[override]
+        """The batched space, built on first use: its bounds take memory in proportion to
+        ``num_envs`` x the widths, which most users never ask for."""
+        if self._batched_space is None:
+            space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
+            assert isinstance(space, gym.spaces.Dict)
+            self._batched_space = space
+        return self._batched_space
 
     def _seed(self, seed: int | None) -> None:
-        base = random.randrange(2**32) if seed is None else seed
+        base = random.randrange(2**32) if seed is None else seed_int(seed)
         self._deal_rngs = [random.Random(base + i) for i in range(self.num_envs)]
-        self._np_rng = np.random.default_rng([base, self.num_envs])
+        # SeedSequence entropy must be non-negative; the sign is kept as a separate word
+        self._np_rng = np.random.default_rng([abs(base), self.num_envs, *([1] * (base < 0))])
         self._games_played = np.zeros(self.num_envs, np.int64)
 
     # ------------------------------------------------------------------ API

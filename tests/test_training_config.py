@@ -18,10 +18,26 @@ SMALL = {"steps": 8, "epoch_steps": 8, "envs": 1, "eval_deals": 1, "hidden": (8,
 @pytest.mark.parametrize(
     ("overrides", "error"),
     [
-        ({"algo": "sac"}, "algo must be 'ppo' or 'dqn'"),
-        ({"steps": 0}, "steps must be positive"),
-        ({"envs": 0}, "envs must be positive"),
+        ({"algo": "sac"}, r"algo must be one of \['ppo', 'dqn'\], got 'sac'"),
+        ({"steps": 0}, "steps must be at least 1, got 0"),
+        ({"envs": 0}, "envs must be at least 1"),
         ({"device": "tpu"}, "device must be one of"),
+        # each of these once failed only after an epoch, or was accepted and meaningless
+        ({"eval_deals": 0}, "eval_deals must be at least 1"),
+        ({"snapshot_every": 0, "opponents": ("self",)}, "snapshot_every must be at least 1"),
+        ({"algo": "dqn", "buffer_size": 0}, "buffer_size must be at least 1"),
+        ({"algo": "dqn", "buffer_size": 8, "batch_size": 16}, "must hold at least one batch"),
+        ({"seed": -1}, r"seed must be in \[0, "),
+        ({"hidden": (0,)}, r"hidden must be in \[1, 65536\], got 0"),
+        ({"hidden": ()}, "at least one layer"),
+        ({"ppo_repeat": 0}, "ppo_repeat must be at least 1"),
+        ({"gamma": 5.0}, r"gamma must be in \(0, 1\], got 5.0"),
+        ({"eps_train": 2.0}, r"eps_train must be in \[0, 1\]"),
+        ({"lr": float("nan")}, "lr must be in"),
+        ({"max_minutes": -1.0}, "max_minutes must be at least 0"),
+        ({"steps": "100"}, "steps must be an integer, got '100'"),
+        ({"action_rest": 1}, "action_rest must be true or false"),
+        ({"shards": 2, "envs": 1}, "shards must be between 1 and envs"),
         ({"opponents": ("nosuch",)}, "unknown opponents"),
         ({"eval_opponents": ("self", "nosuch")}, "unknown opponents"),
         ({"opponents": ("self-all", "random")}, "takes no other opponents"),
@@ -53,9 +69,23 @@ def test_a_run_directory_that_holds_a_run_is_refused_unless_overwritten(tmp_path
 
 
 def test_main_reports_bad_configs(tmp_path):
-    with pytest.raises(SystemExit, match="training: algo must be"):
+    with pytest.raises(SystemExit):  # argparse refuses what is not among the choices
         main(["--algo", "sac", "--steps", "8", "--run-dir", str(tmp_path / "run")])
+    for flags in (["--seed", "-1"], ["--eval-deals", "0"], ["--gamma", "5"]):
+        with pytest.raises(SystemExit, match=r"training: (seed|eval_deals|gamma) must be"):
+            main([*flags, "--steps", "8", "--run-dir", str(tmp_path / "run")])
     assert not (tmp_path / "run").exists()
+
+
+def test_help_lists_every_flag_with_its_group_and_range(capsys):
+    with pytest.raises(SystemExit):
+        parse_args(["--help"])
+    text = capsys.readouterr().out
+    assert ">>>" not in text  # not the module docstring's doctests
+    for group in ("env:", "opponents:", "network:", "ppo:", "dqn:", "evaluation:", "run:"):
+        assert group in text
+    assert "--gamma GAMMA" in text and "discount factor; in (0, 1] (default: 0.99)" in text
+    assert "--upper-bound" not in text
 
 
 def test_parse_args_fills_a_frozen_config():

@@ -1,8 +1,12 @@
 """What a training run depends on: a frozen :class:`Config`, filled from the command line.
 
-Every field is a ``python -m training.train`` flag (``--hidden 512 256``, ``--no-action-rest``);
-sizes that follow from the settings (observation size, number of actions) are derived
-where they are needed, never stored here.
+Every field but ``upper_bound`` (which only an ablation study sets) is a
+``python -m training.train`` flag (``--hidden 512 256``, ``--no-action-rest``), listed by
+group with its help text and allowed range in ``--help``. Each field is declared once,
+with that help and range, and :meth:`Config.check` tests every one before anything is
+written, for a new run, ``--resume`` and every cell of a study alike. Sizes that follow
+from the settings (observation size, number of actions) are derived where they are
+needed, never stored here.
 
 >>> cfg = Config.from_args(["--steps", "1000", "--opponents", "random", "self"])
 >>> cfg.steps, cfg.opponents, cfg.algo
@@ -16,7 +20,8 @@ ValueError: --opponents self-all puts the learner in every seat; it takes no oth
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict, dataclass, fields
+import math
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import observers
@@ -24,85 +29,146 @@ from big2.evaluation.backends import BACKENDS
 from big2.players.specs import BASELINES, load_agent
 from big2.rules import get as get_rules
 from envs import codecs
+from envs.big2_env import REWARDS
 
 SELF, SELF_ALL = "self", "self-all"
 DEVICES = ("auto", "cpu", "cuda")
+ACTION_HEADS = ("dot", "mlp")
 # what a resumed run may change: how long and where it runs, never what it learns
 RESUME_CHANGES = ("steps", "max_minutes", "device", "threads", "backend", "ray_address")
 STUDY_ONLY = ("upper_bound",)  # fields only training.ablation sets: not command-line flags
 
 
 @dataclass(frozen=True)
-class Config:
-    """Everything a run depends on (saved as ``config.json`` and in every checkpoint)."""
+class Bounds:
+    """The allowed range of a numeric option (of each element, for a tuple option).
 
-    algo: str = "ppo"
-    observer: str = "card_counting"
-    actions: str = "catalog"
-    rules: str = "standard"
-    # agent specs (random, greedy, heuristic, a checkpoint...), "self" (frozen snapshots of
-    # the learner, one drawn for each opponent seat of each game) or "self-all" (the
-    # learner in all four seats, every seat's decisions trained, each seat credited with
-    # its own final score)
-    opponents: tuple[str, ...] = ("random", "greedy", "heuristic")
-    steps: int = 50_000  # learner decisions (transitions) to train on
-    seed: int = 0
-    envs: int = 64  # games stepped together
-    run_dir: str = "runs/default"
-    reward: str = "score_normalized"
-    # the critic's observation: "oracle" (every hand: a centralised critic, used in training
-    # only; the actor still sees its seat's view) or "" for the actor's own observation
-    critic_observer: str = "oracle"
-    hidden: tuple[int, ...] = (256, 128)
-    action_head: str = "dot"
-    action_rest: bool = True  # score actions with features of what they leave in the hand
-    # score actions with the heuristic planner's view of them too (training.features)
-    plan_features: bool = False
-    lr: float = 3e-4
-    gamma: float = 0.99
-    epoch_steps: int = 25_000
-    collect_steps: int = 2048
-    batch_size: int = 256
-    ppo_repeat: int = 4
-    ent_coef: float = 0.01
-    buffer_size: int = 50_000
-    eps_train: float = 0.1
-    dqn_updates: float = 0.0625  # DQN gradient steps per collected transition
-    eval_opponents: tuple[str, ...] = ("random", "greedy", "heuristic")
-    eval_deals: int = 100
-    eval_seed: int = 12345
-    snapshot_every: int = 1
-    max_minutes: float = 0.0  # wall-clock budget; 0 = none (stops after the epoch that ends it)
-    # start from this checkpoint's networks (fine-tuning; "trained" is the shipped agent);
-    # "" starts from scratch. Its config must match in everything that shapes the networks.
-    init: str = ""
-    device: str = "auto"  # auto: cuda when available, else cpu
-    threads: int = 2  # torch threads for the networks (the env steps on one core)
-    # the games in this many shards (training.shards); the backend runs them: "local"
-    # (in this process) or "ray" (an actor per shard, on the cluster at ray_address or
-    # a local Ray instance). Shards change what is collected; the backend does not.
-    shards: int = 1
-    backend: str = "local"
-    ray_address: str = ""
-    # the actor may see every hand (a perfect-information observer): a cheating upper
-    # bound that only an ablation study sets (not a flag of training.train)
-    upper_bound: bool = False
+    >>> Bounds(0, 1, low_open=True).text(), Bounds(1).text()
+    ('in (0, 1]', 'at least 1')
+    """
+
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False  # the low end itself is excluded
+
+    def holds(self, value: float) -> bool:
+        if isinstance(value, float) and not math.isfinite(value):
+            return False
+        above = self.low is None or (value > self.low if self.low_open else value >= self.low)
+        return above and (self.high is None or value <= self.high)
+
+    def text(self) -> str:
+        """The range in words: ``at least 1``, ``above 0``, ``in [0, 1]``."""
+        if self.high is None:
+            return f"{'above' if self.low_open else 'at least'} {self.low}"
+        return f"in {'(' if self.low_open else '['}{self.low}, {self.high}]"
+
+
+POSITIVE, UNIT = Bounds(1), Bounds(0, 1)
+SEED = Bounds(0, 2**63 - 1)
+GROUPS = {
+    "env": "the games the learner plays",
+    "opponents": "who sits in the other seats while training",
+    "network": "what the networks see and how they are built",
+    "training": "the learning algorithm and its budget",
+    "ppo": "PPO only",
+    "dqn": "DQN only",
+    "evaluation": "the fixed duplicate deals every epoch is measured on",
+    "run": "where and how the run executes",
+}
+
+
+def option(default: Any, group: str, help: str, bounds: Bounds | None = None,
+           choices: tuple[str, ...] = ()) -> Any:  # fmt: skip
+    """A :class:`Config` field: its default, flag group, help text, and allowed values."""
+    meta = {"group": group, "help": help, "bounds": bounds, "choices": choices}
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything a run depends on (saved as ``config.json`` and in every checkpoint).
+
+    Each field is declared once, with its flag group, help text and allowed values;
+    :meth:`check` tests them all, plus the rules that tie fields together.
+    """
+
+    algo: str = option("ppo", "training", "learning algorithm", choices=("ppo", "dqn"))
+    observer: str = option("card_counting", "env", "what the actor sees (observers.REGISTRY)")
+    actions: str = option("catalog", "env", "action codec: catalog or hand (envs.codecs)")
+    rules: str = option("standard", "env", "rules preset: standard or charlesworth")
+    opponents: tuple[str, ...] = option(
+        ("random", "greedy", "heuristic"), "opponents",
+        "agent specs (random, greedy, heuristic, a checkpoint...), 'self' (frozen snapshots "
+        "of the learner, one drawn for each opponent seat of each game) or 'self-all' (the "
+        "learner in all four seats, each credited with its own final score)",
+    )  # fmt: skip
+    steps: int = option(50_000, "training", "learner decisions (transitions) to train on",
+                        POSITIVE)  # fmt: skip
+    seed: int = option(0, "run", "seed of everything random in the run", SEED)
+    envs: int = option(64, "env", "games stepped together", POSITIVE)
+    run_dir: str = option("runs/default", "run", "the run's own directory")
+    reward: str = option("score_normalized", "env", "what the learner is rewarded with "
+                         "(docs/env.md)", choices=REWARDS)  # fmt: skip
+    critic_observer: str = option(
+        "oracle", "network", "the critic's observer: oracle (every hand, a centralised critic "
+        "used in training only) or '' for the actor's own observation",
+    )  # fmt: skip
+    hidden: tuple[int, ...] = option((256, 128), "network", "hidden layer widths",
+                                     Bounds(1, 65_536))  # fmt: skip
+    action_head: str = option("dot", "network", "how actions are scored from their features",
+                              choices=ACTION_HEADS)  # fmt: skip
+    action_rest: bool = option(True, "network", "score actions with features of what they "
+                               "leave in the hand")  # fmt: skip
+    plan_features: bool = option(
+        False, "network", "score actions with the heuristic planner's view of them too "
+        "(needs --actions catalog)",
+    )  # fmt: skip
+    lr: float = option(3e-4, "training", "Adam learning rate", Bounds(0, 1, low_open=True))
+    gamma: float = option(0.99, "training", "discount factor", Bounds(0, 1, low_open=True))
+    epoch_steps: int = option(25_000, "training", "learner decisions between evaluations",
+                              POSITIVE)  # fmt: skip
+    collect_steps: int = option(2048, "ppo", "decisions collected before each update",
+                                POSITIVE)  # fmt: skip
+    batch_size: int = option(256, "training", "minibatch size of a gradient step", POSITIVE)
+    ppo_repeat: int = option(4, "ppo", "passes over each collection", POSITIVE)
+    ent_coef: float = option(0.01, "ppo", "entropy bonus coefficient", UNIT)
+    buffer_size: int = option(50_000, "dqn", "replay buffer size (at least --batch-size)",
+                              POSITIVE)  # fmt: skip
+    eps_train: float = option(0.1, "dqn", "exploration rate while training", UNIT)
+    dqn_updates: float = option(0.0625, "dqn", "gradient steps per collected transition",
+                                Bounds(0, 64, low_open=True))  # fmt: skip
+    eval_opponents: tuple[str, ...] = option(("random", "greedy", "heuristic"), "evaluation",
+                                             "the learner plays three copies of each")  # fmt: skip
+    eval_deals: int = option(100, "evaluation", "duplicate deals per evaluation", POSITIVE)
+    eval_seed: int = option(12345, "evaluation", "seed of the evaluation deals", SEED)
+    snapshot_every: int = option(1, "opponents", "epochs between self-play snapshots",
+                                 POSITIVE)  # fmt: skip
+    max_minutes: float = option(0.0, "run", "wall-clock budget; 0 = none (stops after the "
+                                "epoch that ends it)", Bounds(0))  # fmt: skip
+    init: str = option("", "run", "start from this checkpoint's networks ('trained': the "
+                       "shipped agent); it must match in what shapes the networks")  # fmt: skip
+    device: str = option("auto", "run", "torch device (auto: cuda when available)",
+                         choices=DEVICES)  # fmt: skip
+    threads: int = option(2, "run", "torch threads for the networks", Bounds(1, 1024))
+    shards: int = option(1, "run", "split the games into this many shards (at most --envs)",
+                         POSITIVE)  # fmt: skip
+    backend: str = option("local", "run", "where shards run", choices=BACKENDS)
+    ray_address: str = option("", "run", "the Ray cluster to join (with --backend ray)")
+    upper_bound: bool = option(False, "run", "the actor may see every hand: a cheating upper "
+                               "bound that only an ablation study sets (not a flag)")  # fmt: skip
 
     def check(self) -> None:
         """Raise ValueError for settings that cannot work (before anything is written)."""
-        if self.algo not in ("ppo", "dqn"):
-            raise ValueError(f"algo must be 'ppo' or 'dqn', got {self.algo!r}")
-        for name in ("steps", "envs", "epoch_steps", "collect_steps", "batch_size", "threads"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
-        if not 1 <= self.shards <= self.envs:
+        for f in fields(self):
+            _check_field(f, getattr(self, f.name))
+        if self.shards > self.envs:
             raise ValueError(f"shards must be between 1 and envs ({self.envs}), got {self.shards}")
-        if self.backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {BACKENDS}, got {self.backend!r}")
+        if self.algo == "dqn" and self.buffer_size < self.batch_size:
+            raise ValueError(f"buffer_size ({self.buffer_size}) must hold at least one batch "
+                             f"(batch_size {self.batch_size})")  # fmt: skip
         if self.ray_address and self.backend != "ray":
             raise ValueError("--ray-address needs --backend ray")
-        if self.device not in DEVICES:
-            raise ValueError(f"device must be one of {DEVICES}, got {self.device!r}")
         get_rules(self.rules)
         codecs.make(self.actions, get_rules(self.rules))
         self._check_opponents()
@@ -162,24 +228,51 @@ class Config:
         return cls.from_dict(given)
 
 
+def _check_field(f: Any, value: Any) -> None:
+    """Raise ValueError unless ``value`` has field ``f``'s type and lies in its bounds."""
+    name, default, meta = f.name, f.default, f.metadata
+    items = value if isinstance(default, tuple) else (value,)
+    if isinstance(default, tuple) and not isinstance(value, tuple):
+        raise ValueError(f"{name} must be a list, got {value!r}")
+    kind = type(default[0]) if isinstance(default, tuple) and default else type(default)
+    for item in items:
+        if not _is_a(item, kind):
+            raise ValueError(f"{name} must be {_KIND_NAMES[kind]}, got {item!r}")
+        if meta["bounds"] is not None and not meta["bounds"].holds(item):
+            raise ValueError(f"{name} must be {meta['bounds'].text()}, got {item!r}")
+        if meta["choices"] and item not in meta["choices"]:
+            raise ValueError(f"{name} must be one of {list(meta['choices'])}, got {item!r}")
+    if isinstance(default, tuple) and default and not value and name == "hidden":
+        raise ValueError("hidden needs at least one layer width")
+
+
+_KIND_NAMES = {int: "an integer", float: "a number", str: "text", bool: "true or false"}
+
+
+def _is_a(value: Any, kind: type) -> bool:
+    if kind is bool or isinstance(value, bool):
+        return kind is bool and isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, int | float)
+    return isinstance(value, kind)
+
+
 def parse_args(argv: list[str] | None = None) -> tuple[dict[str, Any], str | None, bool]:
     """The config fields given on the command line, the run to resume, and --overwrite."""
-    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__)
-    for f in fields(Config):
-        if f.name in STUDY_ONLY:
-            continue
-        value, flag = f.default, "--" + f.name.replace("_", "-")
-        if isinstance(value, bool):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=None)
-        elif isinstance(value, tuple):
-            kind = type(value[0]) if value else str
-            parser.add_argument(flag, nargs="+", type=kind, default=None)
-        else:
-            parser.add_argument(flag, type=type(value), default=None)
-    parser.add_argument("--resume", metavar="RUN_DIR", help="continue from RUN_DIR/latest.pt")
-    parser.add_argument(
-        "--overwrite", action="store_true", help="replace whatever the run directory holds"
+    parser = argparse.ArgumentParser(
+        prog="python -m training.train",
+        description="Train a Big Two agent with Tianshou (docs/training.md).",
     )
+    groups = {name: parser.add_argument_group(name, text) for name, text in GROUPS.items()}
+    for f in fields(Config):
+        if f.name not in STUDY_ONLY:
+            _add_flag(groups[f.metadata["group"]], f)
+    run = groups["run"]
+    run.add_argument("--resume", metavar="RUN_DIR", help="continue from RUN_DIR/latest.pt")
+    run.add_argument(
+        "--overwrite", action="store_true",
+        help="replace the run the run directory holds (only a run's files)",
+    )  # fmt: skip
     args = vars(parser.parse_args(argv))
     resume, overwrite = args.pop("resume"), args.pop("overwrite")
     given = {k: v for k, v in args.items() if v is not None}
@@ -189,3 +282,27 @@ def parse_args(argv: list[str] | None = None) -> tuple[dict[str, Any], str | Non
         allowed = ", ".join("--" + k.replace("_", "-") for k in RESUME_CHANGES)
         parser.error(f"a resumed run keeps its config; only {allowed} apply ({flags})")
     return given, resume, overwrite
+
+
+def _add_flag(group: Any, f: Any) -> None:
+    """``--name`` for Config field ``f``, with its help, default and choices."""
+    value, flag, meta = f.default, "--" + f.name.replace("_", "-"), f.metadata
+    helptext = meta["help"].replace("%", "%%")
+    if meta["bounds"] is not None:
+        helptext += f"; {meta['bounds'].text()}"
+    extra: dict[str, Any] = {"default": None, "help": helptext + f" (default: {_shown(value)})"}
+    if meta["choices"]:
+        extra["choices"] = meta["choices"]
+    if isinstance(value, bool):
+        group.add_argument(flag, action=argparse.BooleanOptionalAction, **extra)
+    elif isinstance(value, tuple):
+        kind = type(value[0]) if value else str
+        group.add_argument(flag, nargs="+", type=kind, metavar=f.name.upper(), **extra)
+    else:
+        group.add_argument(flag, type=type(value), **extra)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, tuple):
+        return " ".join(map(str, value))
+    return repr(value) if value == "" else str(value)

@@ -25,7 +25,7 @@ from envs import codecs
 from envs.engine import MAX_COMBOS
 from observers.base import Observer
 from training.bodies import HandReader, make_body, mlp
-from training.config import Config
+from training.config import ACTION_HEADS, Config
 from training.features import PLAN_FEATURES
 from training.features import SCALE as PLAN_SCALE
 
@@ -104,7 +104,7 @@ class ActionScorer(nn.Module):
         plan: bool = False,
     ) -> None:
         super().__init__()
-        if head not in ("dot", "mlp"):
+        if head not in ACTION_HEADS:
             raise ValueError(f"action head must be 'dot' or 'mlp', got {head!r}")
         self.hand, self.plan = hand, plan
         n_features = (

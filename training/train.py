@@ -9,7 +9,8 @@ to its own directory: ``config.json``, TensorBoard logs (``tb/``), ``latest.pt``
 ``best.pt`` (the best evaluation: mean score, or win share for the ``win`` reward),
 ``evaluations.json`` (arena results against fixed opponents on fixed duplicate deals
 after every epoch) and ``curve.png``. A directory that already holds a run is refused
-unless ``--resume`` continues it or ``--overwrite`` replaces it.
+unless ``--resume`` continues it or ``--overwrite`` replaces it (removing only what a run
+writes: :mod:`training.rundir`); a run holds its directory's lock while it runs.
 
 Randomness: Tianshou draws from torch's and numpy's global generators, so training runs
 inside :func:`scoped_seed`, which seeds them from the config and restores them after;
@@ -19,7 +20,7 @@ the env and the snapshots have their own generators, seeded from the config.
 from __future__ import annotations
 
 import json
-import shutil
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -27,25 +28,31 @@ from typing import Any
 from tianshou.utils.torch_utils import policy_within_training_step
 
 from big2.evaluation.backends import BackendError, make_backend
+from big2.evaluation.processes import stop_on_sigterm
 from training import checkpoint
 from training.build import load_init, make_algorithm, scoped_seed, torch_threads
 from training.config import Config, parse_args
 from training.loop import Run, RunState
+from training.rundir import RunDirectory
 
 
 def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = False) -> RunState:
     """Run training as configured (continuing ``resume``, a loaded checkpoint); the last state.
 
     Everything is checked before anything is written: a bad config, an ``--init``
-    checkpoint that does not fit, or a run directory that already holds a run (unless
-    resuming it, or ``overwrite``) raises ``ValueError`` and leaves the disk as it was.
+    checkpoint that does not fit, a run directory that already holds a run (unless
+    resuming it, or ``overwrite``) or that another run is using raises ``ValueError`` and
+    leaves the disk as it was (:mod:`training.rundir`). A new run that stops before its
+    first checkpoint removes what it wrote.
     """
     cfg.check()
-    run_dir = Path(cfg.run_dir)
-    if resume is None:
-        _check_run_dir(run_dir, overwrite)
+    directory = RunDirectory(cfg.run_dir)
     state = RunState() if resume is None else RunState.from_checkpoint(resume)
-    with torch_threads(cfg.threads), scoped_seed(cfg.seed + state.epoch):
+    with (
+        directory.claim(fresh=resume is None, overwrite=overwrite),
+        torch_threads(cfg.threads),
+        scoped_seed(cfg.seed + state.epoch),
+    ):
         algorithm = make_algorithm(cfg)
         if resume is not None:
             algorithm.load_state_dict(resume["state"])
@@ -53,29 +60,26 @@ def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = F
             load_init(cfg, algorithm)  # a bad checkpoint fails here, before any file is written
         # a backend that cannot start (Ray without its extra) fails here, before any write
         with make_backend(cfg.backend, address=cfg.ray_address) as backend:
-            if resume is None and overwrite and run_dir.exists():
-                shutil.rmtree(run_dir)
-            run_dir.mkdir(parents=True, exist_ok=True)
+            if resume is None:
+                directory.remove_run()  # what --overwrite replaces (checked: nothing else)
             config = json.dumps(cfg.to_dict(), indent=2)
-            (run_dir / "config.json").write_text(config, encoding="utf-8")
+            (directory.path / "config.json").write_text(config, encoding="utf-8")
             with policy_within_training_step(algorithm.policy):
-                Run(cfg, run_dir, algorithm, state, backend).run()
+                Run(cfg, directory.path, algorithm, state, backend).run()
     return state
-
-
-def _check_run_dir(run_dir: Path, overwrite: bool) -> None:
-    if run_dir.exists() and any(run_dir.iterdir()) and not overwrite:
-        held = ", ".join(sorted(p.name for p in run_dir.iterdir())[:6])
-        raise ValueError(
-            f"run directory {run_dir} already holds files ({held}); pass --resume {run_dir} "
-            f"to continue that run or --overwrite to replace it"
-        )
 
 
 # ------------------------------------------------------------------ command line
 
 
+def _what_is_kept(run_dir: str) -> str:
+    if RunDirectory(run_dir).checkpointed:
+        return f"continue from the last checkpoint with --resume {run_dir}"
+    return "it stopped before its first checkpoint, so it left nothing behind"
+
+
 def main(argv: list[str] | None = None) -> None:
+    stop_on_sigterm()  # SIGTERM unwinds like Ctrl-C: the lock is released, workers stop
     given, resume_dir, overwrite = parse_args(argv)
     resume = None
     if resume_dir:
@@ -97,6 +101,9 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"training: {e}") from None
     except BackendError as e:  # a rollout actor was lost: the last checkpoint resumes
         raise SystemExit(f"training: {e}; resume with --resume {cfg.run_dir}") from None
+    except KeyboardInterrupt:
+        print(f"training: interrupted; {_what_is_kept(cfg.run_dir)}", file=sys.stderr)
+        raise SystemExit(130) from None
     print(f"done in {time.time() - start:.0f} s: {final.env_step:,} env steps")
     run = cfg.run_dir
     print(f"checkpoints: {run}/latest.pt, {run}/best.pt; learning curve: {run}/curve.png")

@@ -26,11 +26,14 @@ from __future__ import annotations
 import builtins
 import multiprocessing
 import os
+import socket
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
+
+from big2.evaluation.processes import die_with_parent
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -74,8 +77,12 @@ class Backend:
                     yield futures.pop(future), _outcome(future)
 
     def _pool(self) -> ProcessPoolExecutor:
-        # spawn, not fork: forking a process that already runs torch's threads can deadlock
-        return ProcessPoolExecutor(self.workers, multiprocessing.get_context("spawn"))
+        # spawn, not fork: forking a process that already runs torch's threads can deadlock;
+        # each worker ends with this process, even one killed with SIGKILL
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(
+            self.workers, context, initializer=die_with_parent, initargs=(os.getpid(),)
+        )
 
     def actors(self, cls: type, arguments: Sequence[tuple[Any, ...]], cpus: float = 1) -> list[Any]:
         """One ``cls(*args)`` per entry of ``arguments`` (in this process, for ``local``)."""
@@ -146,10 +153,16 @@ class RayBackend(Backend):
 
     name = "ray"
 
-    def __init__(self, address: str = "", num_cpus: int | None = None, retries: int = 2) -> None:
+    def __init__(
+        self, address: str = "", num_cpus: int | None = None, retries: int = 2,
+        connect_timeout: float = 10.0, call_timeout: float = 600.0,
+    ) -> None:  # fmt: skip
         ray = self.ray = import_ray()
         self.retries, self.started = retries, not ray.is_initialized()
+        self.call_timeout = call_timeout
         if self.started:
+            if address and address != "auto":
+                check_reachable(address, connect_timeout, _dialled(ray, address))
             local = {} if address else {"num_cpus": num_cpus or os.cpu_count()}
             ray.init(address=address or None, include_dashboard=False, log_to_driver=False,
                      **local)  # fmt: skip
@@ -187,7 +200,7 @@ class RayBackend(Backend):
         pending = {task.remote(shared, item): (i, 0) for i, item in enumerate(items)}
         lost_worker = (self.ray.exceptions.WorkerCrashedError, self.ray.exceptions.NodeDiedError)
         while pending:
-            (ref,), _ = self.ray.wait(list(pending), num_returns=1)
+            ref = self._wait_one(list(pending))
             index, tries = pending.pop(ref)
             try:
                 value = self.ray.get(ref)
@@ -217,15 +230,81 @@ class RayBackend(Backend):
     ) -> list[Any]:
         refs = [getattr(a, method).remote(*args) for a, args in zip(actors, arguments, strict=True)]
         try:
-            return list(self.ray.get(refs))
+            return list(self.ray.get(refs, timeout=self.call_timeout))
         except self.ray.exceptions.RayActorError as e:
             self._report(f"an actor was lost ({type(e).__name__})")
             raise BackendError(f"a Ray actor was lost with its worker: {e}") from None
+        except self.ray.exceptions.GetTimeoutError:
+            raise BackendError(
+                f"{len(refs)} Ray actors gave no answer to {method!r} within "
+                f"{self.call_timeout:g} s; check the cluster (ray status)"
+            ) from None
+
+    def _wait_one(self, refs: list[Any]) -> Any:
+        """The first of ``refs`` to finish; while none does, the cluster is checked every
+        :data:`HEARTBEAT` seconds, and a cluster with no live node raises BackendError."""
+        while True:
+            ready, _ = self.ray.wait(refs, num_returns=1, timeout=HEARTBEAT)
+            if ready:
+                return ready[0]
+            if not any(node.get("Alive") for node in self.ray.nodes()):
+                raise BackendError("the Ray cluster has no live node; check it (ray status)")
 
     def close(self) -> None:
         if self.started and self.ray.is_initialized():
             self.ray.shutdown()
             self.started = False
+
+
+HEARTBEAT = 30.0  # seconds between checks of the cluster while tasks run
+
+
+class ClusterUnreachable(ValueError):
+    """No Ray cluster answers at the address given."""
+
+
+def check_reachable(address: str, timeout: float, dialled: Sequence[str] = ()) -> None:
+    """Raise :class:`ClusterUnreachable` unless a TCP connection to ``address`` (and to each
+    of ``dialled``: where Ray itself will connect) opens within ``timeout`` seconds.
+
+    Ray's own client retries an unreachable address without end, so it is tried here first.
+
+    >>> check_reachable("127.0.0.1:1", 1.0)
+    Traceback (most recent call last):
+    ...
+    big2.evaluation.backends.ClusterUnreachable: no Ray cluster answers at 127.0.0.1:1 ...
+    """
+    for target in dict.fromkeys([address, *dialled]):
+        host, port = _host_port(target)
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+        except OSError as e:
+            reason = "timed out" if isinstance(e, TimeoutError) else e.strerror or str(e)
+            raise ClusterUnreachable(
+                f"no Ray cluster answers at {address} (a TCP connection to {host}:{port} "
+                f"failed within {timeout:g} s: {reason}); check that the head node runs "
+                f"(ray start --head --port {port}) and that this machine can reach that port"
+            ) from None
+
+
+def _host_port(address: str) -> tuple[str, int]:
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise ValueError(f"--ray-address takes HOST:PORT, ray://HOST:PORT or auto, got {address!r}")
+    return host.strip("[]"), int(port)
+
+
+def _dialled(ray: Any, address: str) -> list[str]:
+    """Where Ray will really connect for ``address`` (it replaces a loopback host with this
+    machine's address); empty where that cannot be told."""
+    if address.startswith("ray://"):
+        return []
+    _host_port(address)  # a malformed address is refused before Ray sees it
+    try:
+        found = ray._private.services.canonicalize_bootstrap_address(address)
+    except Exception:
+        return []
+    return [found] if found else []
 
 
 def add_arguments(parser: Any, default: Any = "") -> None:

@@ -1,11 +1,13 @@
-"""One study cell, in its own process: ``python -m training.ablation.cell CELL_DIR``.
+"""One study cell, in its own process: ``python -m training.ablation.cell CELL_DIR [PARENT]``.
 
 Reads ``CELL_DIR/cell.json`` (the cell's training config and the report deals), trains
 from scratch into ``CELL_DIR/run`` (a cell cut short earlier is restarted, so the same
 seed always gives the same curve), evaluates the final policy (no best-epoch choice) on
 the report deals against every evaluation opponent, and writes ``CELL_DIR/result.json``
 atomically: the last thing a finished cell does. A cell that raises writes
-``CELL_DIR/error.json`` with the traceback and exits with status 1.
+``CELL_DIR/error.json`` with the traceback and exits with status 1. The process holds
+the cell directory's lock while it lives, and ends when process ``PARENT`` (the study's
+runner) does, however that ends.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ import time
 import traceback
 from pathlib import Path
 from typing import Any
+
+from big2.evaluation.processes import die_with_parent
+from training.lock import DirectoryLock, Locked
 
 RESULT, ERROR, SPEC, LOG = "result.json", "error.json", "cell.json", "log.txt"
 
@@ -71,10 +76,21 @@ def run_spec(spec: dict[str, Any]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m training.ablation.cell CELL_DIR", file=sys.stderr)
+    if len(args) not in (1, 2) or (len(args) == 2 and not args[1].isdigit()):
+        print("usage: python -m training.ablation.cell CELL_DIR [PARENT_PID]", file=sys.stderr)
         return 2
+    if len(args) == 2:
+        die_with_parent(int(args[1]))
     directory = Path(args[0])
+    try:
+        with DirectoryLock(directory, "cell"):
+            return _run_and_record(directory)
+    except Locked as e:
+        print(f"cell: {e}", file=sys.stderr)
+        return 1
+
+
+def _run_and_record(directory: Path) -> int:
     try:
         result = run(directory)
     except BaseException as e:

@@ -35,6 +35,7 @@ from big2.evaluation import backends
 from training.ablation.report import write_report
 from training.ablation.runner import prepare, run_cells
 from training.ablation.study import Study
+from training.lock import locked
 
 RUN_OPTIONS = ("run_dir", "workers", "backend", "ray_address")  # how it runs, not what it is
 
@@ -118,13 +119,17 @@ def main(argv: list[str] | None = None) -> None:
         backend = backends.make_backend(run.backend, run.workers, run.ray_address)
     except (ValueError, ImportError) as e:  # ImportError: the backend's missing extra
         raise SystemExit(f"ablation: {e}") from None
-    with backend:
-        try:
+    try:
+        with backend, locked(run.run_dir, "study"):  # one runner per study directory
             cells = prepare(study, run.run_dir)
-        except ValueError as e:  # StudyMismatch included
-            raise SystemExit(f"ablation: {e}") from None
-        outcomes = run_cells(cells, study, run.workers, run.progress, backend)
-    paths = write_report(study, outcomes, run.run_dir, getattr(backend, "lost", ()))
+            outcomes = run_cells(cells, study, run.workers, run.progress, backend)
+            paths = write_report(study, outcomes, run.run_dir, getattr(backend, "lost", ()))
+    except ValueError as e:  # StudyMismatch, Locked
+        raise SystemExit(f"ablation: {e}") from None
+    except KeyboardInterrupt:
+        print("ablation: interrupted; finished cells are kept, and re-running the same "
+              "command runs the rest", file=sys.stderr)  # fmt: skip
+        raise SystemExit(130) from None
     failed = [o for o in outcomes if o.result is None]
     print(f"{len(outcomes) - len(failed)} of {len(outcomes)} cells finished; wrote "
           f"{', '.join(str(p) for p in paths)}")  # fmt: skip

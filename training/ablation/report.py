@@ -116,8 +116,8 @@ def _setup(study: Study, finished: Sequence[Outcome]) -> list[str]:
     hours = sum(o.done["wall_seconds"] for o in finished) / 3600
     return [
         "## Setup", "",
-        f"- {len(study.settings())} settings x {study.seeds} seeds; {study.steps:,} learner "
-        f"decisions per cell, {config.algo.upper()}, trained against "
+        f"- {len(study.settings())} settings x {study.seeds} seeds; {_trained(study, finished)} "
+        f"learner decisions per cell, {config.algo.upper()}, trained against "
         f"{', '.join(config.opponents)}; options for every cell: {fixed or 'the defaults'}.",
         f"- Learning curves: each run's evaluations on {config.eval_deals} duplicate "
         f"validation deals of seed {config.eval_seed} after every epoch.",
@@ -129,6 +129,19 @@ def _setup(study: Study, finished: Sequence[Outcome]) -> list[str]:
         f"{len(finished)} finished cells took {hours:.2f} hours of cell time in total.",
         "",
     ]  # fmt: skip
+
+
+def _trained(study: Study, finished: Sequence[Outcome]) -> str:
+    """The decisions each finished cell trained on (a run stops at the first whole
+    collection past its budget, so this can exceed ``study.steps``)."""
+    counts = sorted({o.done["steps"] for o in finished})
+    if not counts:
+        return f"a budget of {study.steps:,}"
+    trained = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}"
+    if counts == [study.steps]:
+        return trained
+    return (f"{trained} (budget {study.steps:,}; training stops after the first whole "
+            f"collection past it)")  # fmt: skip
 
 
 def _machine() -> str:

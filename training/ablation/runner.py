@@ -16,6 +16,7 @@ records the study; a re-run whose settings differ is refused before anything run
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -32,8 +33,10 @@ from training.ablation.cell import ERROR, LOG, RESULT, SPEC, run_spec, write_jso
 from training.ablation.stats import deal_values
 from training.ablation.study import Cell, Study, differences
 from training.config import Config
+from training.lock import LOCK_FILE, DirectoryLock, Locked
 
 STUDY_FILE = "study.json"
+CELL_WAIT = 30.0  # seconds to wait for an earlier run's cell process to end
 
 
 class StudyMismatch(ValueError):
@@ -71,12 +74,13 @@ def prepare(study: Study, root: Path) -> list[Cell]:
             raise StudyMismatch(f"{saved_file} is not a study record ({e}); use another "
                                 f"--run-dir") from None  # fmt: skip
         differ = differences(saved, study)
-        if differ:
+        if differ and any(root.glob(f"cells/*/*/{RESULT}")):
             raise StudyMismatch(
                 f"{root} holds a study with other settings ({'; '.join(differ)}); use another "
                 f"--run-dir, or the same settings to resume it"
             )
-    elif root.exists() and any(root.iterdir()):
+        # no cell of it finished: nothing is lost by taking the new settings
+    elif root.exists() and any(p.name != LOCK_FILE for p in root.iterdir()):
         raise StudyMismatch(f"{root} holds files but no {STUDY_FILE}; use another --run-dir")
     cells = study.cells(root)
     for cell in cells:
@@ -101,14 +105,32 @@ def _trained_as(config: Config | dict[str, Any]) -> Config:
     return replace(cfg, run_dir="")
 
 
+RESULT_KEYS = ("setting", "seed", "config", "steps", "train_seconds", "wall_seconds", "curve",
+               "report_seed", "report_deals", "report")  # fmt: skip
+
+
 def _finished(cell: Cell) -> dict[str, Any] | None:
-    """The cell's result, if it finished (an unreadable result.json: not finished, so
-    the cell runs again)."""
+    """The cell's result, if it finished. A result.json that is unreadable or not a
+    cell's result (edited by hand, say) does not count: the cell runs again, and a
+    warning names the file."""
+    path = cell.directory / RESULT
     try:
-        data: dict[str, Any] = json.loads((cell.directory / RESULT).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
         return None
+    except (OSError, ValueError) as e:
+        return _not_a_result(path, f"unreadable: {e}")
+    if not isinstance(data, dict) or not all(k in data for k in RESULT_KEYS):
+        return _not_a_result(path, f"expected the keys {', '.join(RESULT_KEYS)}")
+    if not isinstance(data["report"], dict) or not isinstance(data["config"], dict):
+        return _not_a_result(path, "its report or config is not a table")
     return data
+
+
+def _not_a_result(path: Path, why: str) -> dict[str, Any] | None:
+    """None (not finished), after saying why ``path`` is not a result."""
+    print(f"ablation: {path} is not a cell result ({why}); the cell runs again", file=sys.stderr)
+    return None
 
 
 def run_cells(
@@ -148,7 +170,11 @@ def _run_locally(
         while todo or running:
             while todo and len(running) < workers:
                 cell = todo.pop(0)
-                running[cell.directory] = (cell, *_start(cell, study))
+                try:
+                    running[cell.directory] = (cell, *_start(cell, study))
+                except Locked as e:  # an earlier run's process would not end
+                    outcomes[cell.directory] = Outcome(cell, error=str(e))
+                    bar.update(1)
             _show(bar, running)
             time.sleep(0.2)
             for key, (cell, process, log) in list(running.items()):
@@ -170,7 +196,7 @@ def _run_on(
     backend: Backend, todo: list[Cell], study: Study, outcomes: dict[Path, Outcome], bar: Any
 ) -> None:
     """Each cell a task of ``backend`` (Ray), its result written here as it arrives."""
-    specs = [_prepare_cell(cell, study) for cell in todo]
+    specs = [_prepare_cell(cell, study) for cell in todo]  # Locked: the study stops here
     bar.set_postfix_str(f"{len(todo)} cells submitted to {backend.name}", refresh=True)
     finished: set[int] = set()
     try:
@@ -195,21 +221,42 @@ def _run_on(
 
 
 def _prepare_cell(cell: Cell, study: Study) -> dict[str, Any]:
-    """Clear what an unfinished earlier run of the cell left; write and return its spec."""
-    if cell.directory.exists():
-        shutil.rmtree(cell.directory)
-    cell.directory.mkdir(parents=True)
+    """Clear what an unfinished earlier run of the cell left; write and return its spec.
+
+    Waits (up to :data:`CELL_WAIT` seconds) for a process of an earlier study run still
+    working in the cell to end (it ends with its runner: :mod:`big2.evaluation.processes`);
+    raises :class:`training.lock.Locked` if it does not.
+    """
+    cell.directory.mkdir(parents=True, exist_ok=True)
+    with _cell_lock(cell):
+        for entry in cell.directory.iterdir():
+            if entry.name != LOCK_FILE:
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
     spec = {"setting": cell.setting.label, "config": cell.config.to_dict(),
             "report_deals": study.report_deals, "report_seed": study.report_seed}  # fmt: skip
     write_json(cell.directory / SPEC, spec)
     return spec
 
 
+def _cell_lock(cell: Cell) -> DirectoryLock:
+    """The cell's lock, taken: waits while a dying process of an earlier run holds it."""
+    lock, deadline = DirectoryLock(cell.directory, "cell"), time.monotonic() + CELL_WAIT
+    while True:
+        try:
+            lock.acquire()
+            return lock
+        except Locked:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def _start(cell: Cell, study: Study) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
-    """Launch the cell's process."""
+    """Launch the cell's process (it ends if this process does: it is given our pid)."""
     _prepare_cell(cell, study)
     log = (cell.directory / LOG).open("wb")
-    command = [sys.executable, "-m", "training.ablation.cell", str(cell.directory)]
+    command = [sys.executable, "-m", "training.ablation.cell", str(cell.directory),
+               str(os.getpid())]  # fmt: skip
     return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT), log
 
 

@@ -156,6 +156,12 @@ class Study:
 
     def check(self) -> None:
         """Raise ValueError for a study that cannot run (before anything is written)."""
+        for name, kind in _TYPES.items():
+            value = getattr(self, name)
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise ValueError(f"study key {name!r} takes {_WORDS[kind]}, got {value!r}")
+        if not all(isinstance(o, str) for o in self.observers):
+            raise ValueError(f"study key 'observers' takes a list of names, got {self.observers!r}")
         if not self.observers:
             raise ValueError("a study needs at least one observer")
         for name in self.observers:
@@ -249,7 +255,14 @@ class Study:
                 f"unknown study keys {sorted(unknown)}; expected some of {sorted(known)}"
             )
         values = dict(data)
-        values["observers"] = tuple(values.get("observers", ALL_OBSERVERS))
+        listed = values.get("observers", ALL_OBSERVERS)
+        if isinstance(listed, str) or not isinstance(listed, list | tuple):
+            raise ValueError(f"study key 'observers' takes a list of names, got {listed!r}")
+        values["observers"] = tuple(listed)
+        for key in ("fixed", "grid"):
+            if not isinstance(values.get(key, {}), dict | list | tuple):
+                raise ValueError(f"study key {key!r} takes a table of options, got "
+                                 f"{values[key]!r}")  # fmt: skip
         values["fixed"] = _pairs(values.get("fixed", {}))
         grid = _pairs(values.get("grid", {}))
         for key, listed in grid:
@@ -257,6 +270,11 @@ class Study:
                 raise ValueError(f"grid {key!r} needs a list of values, got {listed!r}")
         values["grid"] = tuple((k, tuple(v)) for k, v in grid)
         return cls(**values, command=command)
+
+
+_TYPES = {"seeds": int, "steps": int, "report_deals": int, "report_seed": int, "threads": int,
+          "baseline": str}  # fmt: skip
+_WORDS = {int: "an integer", str: "text"}
 
 
 def _json(value: Any) -> Any:
