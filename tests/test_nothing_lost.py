@@ -401,3 +401,15 @@ def test_a_large_vector_env_costs_memory_in_proportion_to_its_games():
     tracemalloc.stop()
     assert per_game < 30_000  # the engine's arrays (about 20 kB a game), no batched space
     assert env.observation_space["legal"].shape == (2000, 2380)  # built when asked for
+
+
+def test_the_study_summary_states_the_decisions_each_cell_trained():
+    from training.ablation.report import _trained
+    from training.ablation.runner import Outcome
+
+    study = Study(observers=("simple",), seeds=2, steps=1024)
+    cells = study.cells(Path("s"))
+    outcomes = [Outcome(cell, {"steps": 2048}) for cell in cells]
+    assert _trained(study, outcomes).startswith("2,048 (budget 1,024; training stops after")
+    exact = [Outcome(cell, {"steps": 1024}) for cell in cells]
+    assert _trained(study, exact) == "1,024"
