@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet $(TORCH)
-	$(BIN)/pip install --quiet -e '.[dev,distributed]'
+	$(BIN)/pip install --quiet -e '.[dev,distributed,examples]'
 	touch $(STAMP)
 
 test: $(STAMP)
@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.rules
 	$(BIN)/python -m bench.env
 	$(BIN)/python -m bench.vector
+	$(BIN)/python -m bench.faithful
 	$(BIN)/python -m bench.train
 	$(BIN)/python -m bench.search
 	$(BIN)/python -m bench.distributed

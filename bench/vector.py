@@ -33,16 +33,15 @@ ROWS: list[tuple[str, dict[str, Any]]] = [
 
 
 def decisions_per_second(n: int, seconds: float, seed: int, **options: Any) -> float:
-    """Random legal play for about ``seconds``; caller decisions per second."""
-    env = Big2VectorEnv(n, seed=seed, **options)
-    obs, _ = env.reset()
+    """Random legal play in ``n`` games for about ``seconds``; caller decisions per second
+    (one per game and step: with every seat played, the games' acting seats)."""
+    agents = n * (4 if options.get("opponents") is None else 1)
+    env = Big2VectorEnv(agents, seed=seed, **options)
+    env.reset()
     rng = np.random.default_rng(seed)
-    rows = np.arange(n)
 
     def step() -> None:
-        nonlocal obs
-        legal = obs["legal"]
-        obs, *_ = env.step(legal[rows, rng.integers((legal >= 0).sum(axis=1))])
+        env.step(env.sample_legal(rng))
 
     for _ in range(3):  # compile and warm up
         step()
@@ -50,7 +49,7 @@ def decisions_per_second(n: int, seconds: float, seed: int, **options: Any) -> f
     while time.perf_counter() - start < seconds:
         step()
         steps += 1
-    return steps * n / (time.perf_counter() - start)
+    return steps * env.num_games / (time.perf_counter() - start)
 
 
 def main() -> None:
@@ -62,7 +61,7 @@ def main() -> None:
     for label, options in ROWS:
         rate = decisions_per_second(args.envs, args.seconds, args.seed, **options)
         print(f"{label:<44}{rate:>14,.0f} decisions/s  (N = {args.envs:,})")
-    env = Big2VectorEnv(1000)
+    env = Big2VectorEnv(1000, opponents=["random"])
     print(f"memory per 1,000 games: {env.games.nbytes() / 2**20:.1f} MiB of game arrays")
 
 

@@ -73,7 +73,7 @@ STATE_LAYOUT
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -89,10 +89,10 @@ from big2.hand_ranking import HandRanking
 from big2.log import GameLog
 from big2.render import render_text
 from envs import codecs
+from envs.rewards import REWARDS, final_rewards, move_reward
 from observers.base import Observer
 from observers.state import FullStateObserver
 
-REWARDS = ("score", "score_normalized", "win", "shaped")
 STATE_SIZE = FullStateObserver().size
 
 
@@ -243,29 +243,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
             action = self.codec.encode(entry.move, self.game.hand(self.game.turn))
             self.step(action)
             yield action
-
-
-def final_rewards(
-    scores: Sequence[int], winner: int | None, rules: R.Rules, mode: str
-) -> tuple[float, ...]:
-    """Each seat's reward when a game ends with ``scores`` (``Game.scores()``) and
-    ``winner``, under reward ``mode`` (see Rewards above).
-
-    >>> from big2.players import GreedyAgent, play
-    >>> game = play(Game(seed=0), GreedyAgent())
-    >>> win = final_rewards(game.scores(), game.winner, game.rules, "win")
-    >>> win[game.winner], sum(final_rewards(game.scores(), game.winner, game.rules, "score"))
-    (1.0, 0.0)
-    """
-    if mode == "win":
-        return tuple(1.0 if seat == winner else -1 / 3 for seat in range(4))
-    scale = rules.max_penalty if mode == "score_normalized" else 1
-    return tuple(score / scale for score in scores)
-
-
-def move_reward(move: HandRanking, mode: str) -> float:
-    """The mover's reward for one move under reward ``mode`` (only ``shaped`` has any)."""
-    return move.size / 5 if mode == "shaped" else 0.0
 
 
 def _make_observer(observer: Observer | str, rules: R.Rules) -> Observer:

@@ -1,72 +1,100 @@
-"""``Big2VectorEnv``: N games of Big Two stepped in one call, for high-throughput training.
+"""``Big2VectorEnv``: many games of Big Two stepped in one call, for high-throughput training.
 
 | | |
 |---|---|
-| Import | `from envs.vector import Big2VectorEnv` |
+| Import | `from envs.vector import Big2VectorEnv`, or `gymnasium.make_vec("envs:big2/Big2-v0")` |
 | Conventions | gymnasium `VectorEnv`: batched `reset`, `step`, `close`; autoreset `SAME_STEP` |
-| Actions | `(N,)` integers of the codec (`catalog`: 17,859 under STANDARD; `hand`: 1,695) |
-| Observations | `{"observation": (N, D) float32, "legal": (N, K) int32}` |
+| Actions | `(num_envs,)` integers of the codec (`catalog`: 17,859 under STANDARD; `hand`: 1,695) |
+| Observations | `{"observation": (num_envs, D) float32[, "critic": (num_envs, C) float32]}` |
+| Legal actions | `info["legal"]` `(num_envs, K)` int32, or `action_masks()` `(num_envs, n)` int8 |
 
 ``Big2VectorEnv(num_envs, observer="simple", actions="catalog", rules="standard",
 opponents=None, reward="score", seed=None, critic_observer=None, legal_features=None)``.
 The games run in a compiled engine (:mod:`envs.engine`) that the tests check move by
 move against :mod:`big2.game`.
 
-**Who acts.** With ``opponents=None`` every seat belongs to the caller: each ``step``
-advances every game by one decision of the seat whose turn it is, the observation is
-that seat's view and ``info["seat"]`` (N,) says whose it is. With ``opponents`` (a list of
-agent specs such as ``"random"``, ``"greedy"``, ``"heuristic"``, :class:`BatchPolicy`
-objects, or lists of them: a pool, one member drawn for each opponent seat of each game,
-``random`` while empty),
-each game has one learner seat, rotating over the games of a slot (game j of a
-slot: seat j mod 4), and three opponents drawn from the list for every game; the
-opponents move inside ``step`` until it is the learner's turn again or the game ends,
-and the learner receives every reward that lands meanwhile. ``random`` and ``greedy``
-opponents run compiled; other specs are :class:`big2.players.Agent` objects asked one
-game at a time (exact, slower); a :class:`BatchPolicy` answers for every game that
-needs it in one call.
+**Who acts: one seat per game.** With ``opponents`` (a list of agent specs such as
+``"random"``, ``"greedy"``, ``"heuristic"``, :class:`BatchPolicy` objects, or lists of
+them: a pool, one member drawn for each opponent seat of each game, ``random`` while
+empty), each of the ``num_envs`` games has one learner seat, rotating over the games of
+a slot (game j of a slot: seat j mod 4), and three opponents drawn from the list for
+every game. The opponents move inside ``step`` until it is the learner's turn again or
+the game ends, and the learner receives every reward that lands meanwhile.
+``info["seat"]`` is the learner's seat in the game now in the slot.
 
-**Observations.** ``"observation"`` is the observer's vector of the acting (learner)
-seat; ``"legal"`` holds each game's legal actions first, in the order of
-:meth:`big2.game.Game.legal_moves`, padded with -1. Its width K is the largest legal
-count in the batch (so it varies from step to step; no legal move is ever dropped).
-:meth:`action_masks` gives the full-width ``(N, n_actions)`` bool masks on demand.
-The declared ``observation_space`` gives ``"legal"`` its widest possible width (2,380),
-since K varies, and leaves out ``"features"`` (its width is the feature function's); it
-is built on first use, since its bounds take memory in proportion to N.
-Two optional keys: ``"critic"`` (N, C), the ``critic_observer``'s vector of the same seat
-(e.g. ``"oracle"``, which sees every hand: for centralised critics, never for the
-actor), and ``"features"`` (N, K, F), ``legal_features(view, legal_moves)`` per legal
-action (rows aligned with ``"legal"``; computed game by game in Python).
+**Who acts: every seat.** With ``opponents=None`` the caller plays all four seats, laid
+out as PufferLib lays out turn-based games: ``num_envs`` (a multiple of 4) counts
+*agents*, agent ``k`` is seat ``k % 4`` of game ``k // 4``, and every agent is a
+sub-environment with its own observation, reward and episode (its game, from its seat).
+Each ``step`` advances every game by one decision of the seat whose turn it is:
+``info["acting"]`` marks those agents, only their entries of the action array are read
+(the others' are ignored), and only their rows are filled: the other agents, who have
+nothing to decide, get zero observations and empty legal rows (encoding four views of
+every game would halve the env's speed for rows nobody reads; a seat's view at the end
+of its game is in ``final_obs``). Every seat's reward
+lands in its own entry, so each game's rewards of a zero-sum ``reward`` sum to zero and
+an agent's return is its own final reward; gymnasium's ``RecordEpisodeStatistics``
+reports each seat's outcome.
 
-**Rewards and the end of a game.** ``reward`` (N,) is the acting (learner) seat's: zero
-until its game ends (under ``"shaped"``, each of its plays also earns its size / 5 at
-once), then its final reward (``"score"``, ``"score_normalized"``, ``"win"``
-or ``"shaped"``, as in the AEC env). When the game in slot i ends, ``terminated[i]`` is
-True and ``info["final_rewards"][i]`` (N, 4) holds every seat's final reward by absolute
-seat (zeros for slots whose game goes on); ``info["winner"]`` (N,) is the winning seat
-(-1 where no game ended). Autoreset is ``SAME_STEP``: the returned observation of a
-finished slot is already the first decision of its next game (a finished game has
-nothing left to decide, so no final observation is returned).
+**Observations and legal actions.** ``"observation"`` is the observer's vector of the
+agent's view (seat-relative); ``"critic"`` (with ``critic_observer``, e.g. ``"oracle"``,
+which sees every hand) is that observer's vector of the same seat, for centralised
+critics, never for the actor. Both have fixed widths and ``observation_space`` declares
+them (it is built on first use: its bounds take memory in proportion to ``num_envs``).
+The legal actions are in ``info["legal"]`` (``num_envs``, K): each agent's legal action
+ids first, in the order of :meth:`big2.game.Game.legal_moves`, padded with -1; K is the
+largest legal count in the batch, so it varies from step to step and no legal move is
+ever dropped (a fixed width would be 2,380 wide to hold every position). With
+``legal_features``, ``info["features"]`` (``num_envs``, K, F) holds
+``legal_features(view, legal_moves)`` per legal action, rows aligned with
+``info["legal"]``. :meth:`action_masks` gives the full-width int8 masks and
+:meth:`sample_legal` one legal action per agent. Every info array has its boolean
+``_key`` mask, as gymnasium lays them out.
+
+**Rewards and the end of a game.** An agent's reward is zero until its game ends (under
+``"shaped"``, each of its plays also earns its size / 5 at once), then its final reward
+(``"score"``, ``"score_normalized"``, ``"win"`` or ``"shaped"``, as in the AEC env).
+Autoreset is ``SAME_STEP`` by default: the returned observation of a finished game is
+already the first decision of its next game, and the finished game is in
+``info["final_obs"]`` (an object array: each ended agent's final observation dict, None
+elsewhere) and ``info["final_info"]`` (``"winner"``: the winning seat, ``"seat"``: the
+agent's seat in that game, ``"final_rewards"``: every seat's final reward by absolute
+seat), with the masks ``info["_final_obs"]`` and ``info["_final_info"]``. So
+``final_info["winner"] == final_info["seat"]`` says whether the agent won, while
+``info["seat"]`` already describes the next game.
+
+``autoreset_mode="NextStep"`` (gymnasium's ``AutoresetMode.NEXT_STEP``) keeps a finished
+game in its slot for one step instead: the terminating step returns the agents' final
+observations, empty legal rows, and ``info["winner"]`` and ``info["final_rewards"]``
+(masked to the ended agents) beside ``info["seat"]``, which still describes that game;
+the next step deals the new game there, ignores those agents' actions and rewards them
+nothing. Why ``SAME_STEP`` is the default: a finished game has nothing left to decide, so
+``NEXT_STEP`` spends one step per game on an ignored action over an empty legal list.
+Why ``NEXT_STEP`` is offered: gymnasium's vector observation wrappers
+(``FlattenObservation``, ``FilterObservation``, ``NormalizeObservation``,
+``TransformObservation``, ...) accept only ``NEXT_STEP`` (their base class refuses
+``SAME_STEP`` in gymnasium 1.4), so an env meant for them is made with it. Reward and
+statistics wrappers (``RecordEpisodeStatistics``, ``NormalizeReward``) accept both.
 
 **Seeding.** ``reset(seed=s)`` deals game i exactly as ``raw_env(...).reset(seed=s + i)``
-does; each slot keeps its own ``random.Random(s + i)``, so its later deals are those of
+does; each game keeps its own ``random.Random(s + i)``, so its later deals are those of
 that raw env's later ``reset()`` calls. Any integer seeds, numpy's and negative ones
-included, as in ``raw_env`` (Python's ``random`` seeds ``-s`` as ``s``). Opponent draws and
-the compiled random opponent use one generator seeded from ``(s, N)``. ``reset()``
-without a seed continues them all.
+included, as in ``raw_env`` (Python's ``random`` seeds ``-s`` as ``s``). Opponent draws
+and :meth:`sample_legal` use generators spawned from one ``numpy.random.SeedSequence`` of
+``(s, num_envs)``. ``reset()`` without a seed continues them all.
 
-**Bad input.** An action array of the wrong shape or dtype, or an out-of-range or
-illegal action in any slot, raises :class:`ValueError` naming the slot, the action and
-its legal count, and no game advances. An ``opponents`` value that is not a list of
-agent specs, batch policies and pools (a bare string, ``None`` in the list) is refused
-at construction.
+**Bad input.** Stepping before ``reset`` or after ``close`` raises ``RuntimeError`` saying
+so. An action array of the wrong shape or dtype, or an out-of-range or illegal action of
+an acting agent, raises :class:`ValueError` naming the agent, the action and its legal
+count, and no game advances. An ``opponents`` value that is not a list of agent specs,
+batch policies and pools (a bare string, ``None`` in the list) is refused at
+construction.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import gymnasium as gym
@@ -75,73 +103,67 @@ from gymnasium.vector import AutoresetMode
 
 import observers
 from big2.board import Board, seed_int
-from big2.game import View
-from big2.hand_ranking import PASS, HandRanking, catalog
 from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs import codecs
-from envs.batch_observers import batch_encoder, view_of
-from envs.big2_env import REWARDS, final_rewards
-from envs.engine import MAX_COMBOS, Games, Tables
-from envs.kernels.turns import fill_legal, find_actions, legal_ranges
+from envs.decisions import PAD, DecisionMaker, Decisions, Legal, LegalFeatures
+from envs.engine import Games, Tables
+from envs.kernels.turns import find_actions
 from envs.opponents import Opponents
+from envs.rewards import REWARDS, final_rewards
 from observers.base import Observer
 
 
 class BatchPolicy(Protocol):
-    """An opponent that answers for many games at once: ``(observation dict) -> actions``.
+    """An opponent that answers for many games at once: ``(Decisions) -> actions``.
 
-    The dict holds what the env would return for those M games' acting seats
-    (``"observation"`` (M, D), ``"legal"`` (M, K), and ``"features"`` when the env has
-    ``legal_features``); the result is one action per row, an entry of its legal row.
+    The :class:`~envs.decisions.Decisions` record holds what the env would give those M
+    games' acting seats (``observation`` (M, D), ``legal`` (M, K), and ``features`` when
+    the env has ``legal_features``); the result is one action per row, an entry of its
+    legal row.
     """
 
-    def __call__(self, observations: dict[str, np.ndarray]) -> np.ndarray: ...
-
-
-# per legal move of a seat's view, a row of features: (view, legal moves) -> (K, F)
-LegalFeatures = Callable[[View, Sequence[HandRanking]], np.ndarray]
+    def __call__(self, decisions: Decisions) -> np.ndarray: ...
 
 
 class Big2VectorEnv(gym.vector.VectorEnv):
-    """N games of Big Two in one call; see the module docstring."""
+    """Many games of Big Two in one call; see the module docstring."""
 
     def __init__(
-        self,
-        num_envs: int,
-        observer: Observer | str = "simple",
-        actions: str = "catalog",
+        self, num_envs: int, observer: Observer | str = "simple", actions: str = "catalog",
         rules: Rules | str = "standard",
         opponents: Sequence[str | BatchPolicy | list[BatchPolicy]] | None = None,
-        reward: str = "score",
-        seed: int | None = None,
+        reward: str = "score", seed: int | None = None,
         critic_observer: Observer | str | None = None,
         legal_features: LegalFeatures | None = None,
-    ) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+    ) -> None:  # fmt: skip
+        mode = AutoresetMode(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
+        if mode not in AUTORESET_MODES:
+            raise ValueError(f"autoreset_mode must be one of {AUTORESET_MODES}, got {mode!r}")
+        self.metadata = {"autoreset_mode": mode}
+        self.same_step = mode == AutoresetMode.SAME_STEP
+        self.all_seats = opponents is None
+        self.seats_per_game = 4 if self.all_seats else 1
+        _check_size(num_envs, self.seats_per_game)
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}; expected one of {REWARDS}")
-        self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
         self.num_envs, self.reward_mode = num_envs, reward
+        self.num_games = num_envs // self.seats_per_game
         self.rules = get_rules(rules)
         self.observer = self._observer(observer)
         self.codec = codecs.make(actions, self.rules)
-        self.encode, self.vectorised = batch_encoder(self.observer)
-        self.critic_observer: Observer | None = None
-        self.encode_critic = None
-        if critic_observer is not None:
-            self.critic_observer = self._observer(critic_observer)
-            self.encode_critic = batch_encoder(self.critic_observer)[0]
-        self.legal_features = legal_features
-        self.games = Games(num_envs, Tables.of(self.rules))
-        self._hand_actions = _hand_action_table(self.codec)
-        self.opponents = None if opponents is None else Opponents(self, opponents)
+        critic = None if critic_observer is None else self._observer(critic_observer)
+        self.games = Games(self.num_games, Tables.of(self.rules))
+        self.maker = DecisionMaker(self.games, self.observer, self.codec, critic, legal_features)
         self._declare_spaces()
         self._seed(seed)
-        self._legal_moves = np.zeros((num_envs, 1), np.int32)
-        self._legal_actions = np.full((num_envs, 1), -1, np.int32)
-        self._counts = np.zeros(num_envs, np.int64)
+        self.opponents = None
+        if opponents is not None:
+            self.opponents = Opponents(self.maker, opponents, self._opponent_rng)
+        self._legal: Legal | None = None  # the acting seats' legal lists; None before reset
+        self._waiting = np.zeros(self.num_games, np.bool_)  # NEXT_STEP: over, reset next step
+        self.closed = False
 
     def _observer(self, observer: Observer | str) -> Observer:
         made = observers.make(observer, self.rules) if isinstance(observer, str) else observer
@@ -150,34 +172,35 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         return made
 
     def _declare_spaces(self) -> None:
-        n, widest = self.codec.n, MAX_COMBOS + 1
-        self.single_action_space = gym.spaces.Discrete(n)
-        self.action_space = gym.spaces.MultiDiscrete(np.full(self.num_envs, n))
-        spaces: dict[str, gym.Space[Any]] = {
-            "observation": self.observer.space,
-            "legal": gym.spaces.Box(-1, n - 1, (widest,), np.int32),  # K varies, at most this
-        }
-        if self.critic_observer is not None:
-            spaces["critic"] = self.critic_observer.space
+        self.single_action_space = gym.spaces.Discrete(self.codec.n)
+        self.action_space = gym.spaces.MultiDiscrete(np.full(self.num_envs, self.codec.n))
+        spaces: dict[str, gym.Space[Any]] = {"observation": self.observer.space}
+        if self.maker.critic_observer is not None:
+            spaces["critic"] = self.maker.critic_observer.space
         self.single_observation_space = gym.spaces.Dict(spaces)
         self._batched_space: gym.spaces.Dict | None = None
 
     @property
     def observation_space(self) -> gym.spaces.Dict:  # type: ignore[override]
-        """The batched space, built on first use: its bounds take memory in proportion to
-        ``num_envs`` x the widths, which most users never ask for."""
+        """The batched space, built on first use (see the module docstring)."""
         if self._batched_space is None:
             space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
             assert isinstance(space, gym.spaces.Dict)
             self._batched_space = space
         return self._batched_space
 
-    def _seed(self, seed: int | None) -> None:
+    def _seed(self, seed: Any) -> None:
         base = random.randrange(2**32) if seed is None else seed_int(seed)
-        self._deal_rngs = [random.Random(base + i) for i in range(self.num_envs)]
-        # SeedSequence entropy must be non-negative; the sign is kept as a separate word
-        self._np_rng = np.random.default_rng([abs(base), self.num_envs, *([1] * (base < 0))])
-        self._games_played = np.zeros(self.num_envs, np.int64)
+        self._deal_rngs = [random.Random(base + i) for i in range(self.num_games)]
+        root = np.random.SeedSequence([abs(base), self.num_envs, int(base < 0)])
+        opponent_seq, sample_seq = root.spawn(2)
+        self._opponent_rng: np.random.Generator
+        if hasattr(self, "_opponent_rng"):  # reseed in place: the opponents hold it
+            self._opponent_rng.bit_generator.state = np.random.PCG64(opponent_seq).state
+        else:
+            self._opponent_rng = np.random.default_rng(opponent_seq)
+        self._sample_rng = np.random.default_rng(sample_seq)
+        self._games_played = np.zeros(self.num_games, np.int64)
 
     # ------------------------------------------------------------------ API
 
@@ -185,76 +208,147 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deal a new game in every slot (see Seeding in the module docstring)."""
+        self._check_open()
         if seed is not None:
-            self._seed(seed)  # also restarts each slot's learner rotation at seat 0
-        self._restart(np.ones(self.num_envs, np.bool_))
-        return self._observe(), {"seat": self.games.turn.copy()}
+            self._seed(seed)  # also restarts each game's learner rotation at seat 0
+        self._restart(np.ones(self.num_games, np.bool_))
+        self._waiting[:] = False
+        return self._observe({}, self._waiting)
 
     def step(
         self, actions: np.ndarray
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Play one action per game (the learner's, with opponents); see the module docstring."""
-        moves = self._moves_of(actions)  # raises before anything changes
-        games, slots = self.games, np.arange(self.num_envs)
-        actors = games.turn.copy()  # the learners' seats, with opponents
+        """Play the acting agents' actions; see the module docstring."""
+        waiting = self._waiting.copy()  # NEXT_STEP: games that ended last step restart now
+        slots = np.flatnonzero(~waiting)
+        moves = self._moves_of(actions, slots)  # raises before anything changes
+        games = self.games
         rewards = np.zeros(self.num_envs, np.float32)
         if self.reward_mode == "shaped":
-            rewards += np.where(moves >= 0, games.tables.size[np.maximum(moves, 0)] / 5, 0)
+            sizes = np.where(moves >= 0, games.tables.size[np.maximum(moves, 0)] / 5, 0)
+            rewards[self._agent(slots, games.turn[slots])] += sizes
         games.apply(slots, moves)
         if self.opponents is not None:
             self.opponents.advance()
-        final, winner = self._finish()
-        rewards += final[slots, actors]
-        ended = winner >= 0
+        ended = (games.winner >= 0) & ~waiting
+        extra = self._finish(np.flatnonzero(ended), rewards) if ended.any() else {}
         self._games_played += ended
-        self._restart(ended)
-        info = {"seat": games.turn.copy(), "final_rewards": final, "winner": winner}
-        return self._observe(), rewards, ended, np.zeros(self.num_envs, np.bool_), info
+        self._restart(ended if self.same_step else waiting)
+        self._waiting = np.zeros_like(ended) if self.same_step else ended
+        terminated = np.repeat(ended, self.seats_per_game)
+        obs, info = self._observe(extra, self._waiting)
+        return obs, rewards, terminated, np.zeros(self.num_envs, np.bool_), info
 
     def action_masks(self) -> np.ndarray:
-        """``(N, n_actions)`` bool: the legal actions of each game's acting seat."""
-        out = np.zeros((self.num_envs, self.codec.n), np.bool_)
-        rows, cols = np.nonzero(self._legal_actions >= 0)
-        out[rows, self._legal_actions[rows, cols]] = True
+        """``(num_envs, n_actions)`` int8: the legal actions of each agent (all zero for an
+        agent that is not to act)."""
+        legal = self._current_legal()
+        out = np.zeros((self.num_envs, self.codec.n), np.int8)
+        rows, cols = np.nonzero(legal >= 0)
+        out[rows, legal[rows, cols]] = 1
         return out
 
+    def sample_legal(self, rng: np.random.Generator | None = None) -> np.ndarray:
+        """``(num_envs,)``: a uniformly random legal action of each agent (the pass action
+        for an agent that is not to act, whose entry ``step`` ignores)."""
+        legal, rng = self._current_legal(), rng or self._sample_rng
+        counts = np.maximum((legal >= 0).sum(axis=1), 1)
+        picked = legal[np.arange(self.num_envs), rng.integers(counts)]
+        return np.where(picked >= 0, picked, self.codec.pass_action).astype(np.int64)
+
     def close(self, **kwargs: Any) -> None:
-        """Nothing to release (no processes or files)."""
+        """Nothing to release (no processes or files); the env refuses to step afterwards."""
+        self.closed = True
 
     # ------------------------------------------------------------------ internals
 
-    def _moves_of(self, actions: Any) -> np.ndarray:
-        """The catalog move of each slot's action, after checking all of them."""
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RuntimeError("this Big2VectorEnv is closed; make a new one")
+
+    def _current_legal(self) -> np.ndarray:
+        return self._widen(self._require_legal().actions)
+
+    def _require_legal(self) -> Legal:
+        self._check_open()
+        if self._legal is None:
+            raise RuntimeError("call reset() before stepping or asking for legal actions")
+        return self._legal
+
+    def _agent(self, slots: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The agent index of ``seats`` in games ``slots``."""
+        if self.all_seats:
+            return np.asarray(slots * 4 + seats, np.int64)
+        return np.asarray(slots, np.int64)
+
+    def _widen(self, per_game: np.ndarray, fill: float = PAD) -> np.ndarray:
+        """Rows of the acting seats (one per game) as rows of all agents (``fill`` elsewhere)."""
+        if not self.all_seats:
+            return per_game
+        out = np.full((self.num_envs, *per_game.shape[1:]), fill, per_game.dtype)
+        out[self._agent(np.arange(self.num_games), self.games.turn)] = per_game
+        return out
+
+    def _moves_of(self, actions: Any, slots: np.ndarray) -> np.ndarray:
+        """The catalog move of the acting agent of each game of ``slots``, after checking all."""
+        legal = self._require_legal()
         arr = np.asarray(actions)
         if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(
                 f"actions must be an integer array of shape ({self.num_envs},), got "
                 f"{arr.dtype} {arr.shape}"
             )
-        positions = np.empty(self.num_envs, np.int64)
-        bad = find_actions(arr.astype(np.int64), self._legal_actions, self._counts, positions)
+        acting = self._agent(slots, self.games.turn[slots])
+        chosen = arr[acting].astype(np.int64)
+        positions = np.empty(len(slots), np.int64)
+        actions_of, counts = legal.actions[slots], legal.counts[slots]
+        bad = find_actions(chosen, actions_of, counts, positions)
         if bad >= 0:
-            n, action = int(self._counts[bad]), int(arr[bad])
+            n, action = int(counts[bad]), int(chosen[bad])
             why = "out of range" if not 0 <= action < self.codec.n else "not legal"
             raise ValueError(
-                f"slot {bad}: action {action} is {why} (actions 0..{self.codec.n - 1}); "
-                f"{n} legal actions there: {self._legal_actions[bad, : min(n, 20)].tolist()}; "
+                f"agent {acting[bad]}: action {action} is {why} (actions 0..{self.codec.n - 1}); "
+                f"{n} legal actions there: {actions_of[bad, : min(n, 20)].tolist()}; "
                 f"no game was advanced"
             )
-        return self._legal_moves[np.arange(self.num_envs), positions].astype(np.int64)
+        moves: np.ndarray = legal.moves[slots, positions].astype(np.int64)
+        return moves
+
+    def _finish(self, ended: np.ndarray, rewards: np.ndarray) -> dict[str, Any]:
+        """Credit the final rewards of the games in ``ended``; their final records."""
+        final = np.zeros((self.num_games, 4), np.float32)
+        for slot in ended.tolist():
+            scores = self.games.scores(slot)
+            winner = int(self.games.winner[slot])
+            final[slot] = final_rewards(scores, winner, self.rules, self.reward_mode)
+        slots, seats = self._seated(ended)
+        agents = self._agent(slots, seats)
+        rewards[agents] += final[slots, seats]
+        mask = np.zeros(self.num_envs, np.bool_)
+        mask[agents] = True
+        results = {"winner": _spread(self.games.winner[slots], agents, self.num_envs, -1),
+                   "final_rewards": _spread(final[slots], agents, self.num_envs, 0.0)}  # fmt: skip
+        results |= {f"_{k}": mask for k in list(results)}
+        if not self.same_step:  # the finished game stays in its slot until the next step
+            return results
+        final_info = results | {"seat": _spread(seats, agents, self.num_envs, -1), "_seat": mask}
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        finished = self.maker.decisions(slots, seats, None)
+        names = ["observation", *(["critic"] if finished.critic is not None else [])]
+        for row, agent in enumerate(agents.tolist()):
+            final_obs[agent] = {k: getattr(finished, k)[row] for k in names}
+        return {"final_obs": final_obs, "_final_obs": mask, "final_info": final_info,
+                "_final_info": mask}  # fmt: skip
+
+    def _seated(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(game, seat) of every agent of ``slots``: each seat, or each game's learner."""
+        if self.opponents is None:
+            return np.repeat(slots, 4), np.tile(np.arange(4), len(slots))
+        return slots, self.opponents.learner[slots]
 
     def _deal(self, slot: int) -> None:
         board = Board(self.rules, seed=self._deal_rngs[slot])
         self.games.deal(slot, board.hands)
-
-    def _finish(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every seat's final reward (N, 4) and the winner (N,) of the games that ended."""
-        winner = self.games.winner.copy()
-        final = np.zeros((self.num_envs, 4), np.float32)
-        for slot in np.flatnonzero(winner >= 0).tolist():
-            scores = self.games.scores(slot)
-            final[slot] = final_rewards(scores, int(winner[slot]), self.rules, self.reward_mode)
-        return final, winner
 
     def _restart(self, ended: np.ndarray) -> None:
         """Deal the next game in the slots of ``ended``; opponents move up to the learner."""
@@ -262,64 +356,53 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         for slot in slots.tolist():
             self._deal(slot)
         if self.opponents is not None and len(slots):
-            self.opponents.start(slots)
+            self.opponents.start(slots, self._games_played[slots] % 4)
             self.opponents.advance()
 
-    def _observe(self) -> dict[str, np.ndarray]:
-        slots = np.arange(self.num_envs)
-        self._legal_moves, self._legal_actions, self._counts = self.legal_of(slots)
-        return self.observe(slots, self.games.turn, self._legal_moves, self._legal_actions)
-
-    def observe(
-        self, slots: np.ndarray, seats: np.ndarray, moves: np.ndarray, actions: np.ndarray
-    ) -> dict[str, np.ndarray]:
-        """The observation dict of ``seats`` in ``slots`` whose legal (moves, actions) are
-        given (rows of :meth:`legal_of`)."""
-        obs = np.zeros((len(slots), self.observer.size), np.float32)
-        self.encode(self.games, slots, seats, obs)
-        out = {"observation": obs, "legal": actions.copy()}
-        if self.encode_critic is not None:
-            assert self.critic_observer is not None
-            critic = np.zeros((len(slots), self.critic_observer.size), np.float32)
-            self.encode_critic(self.games, slots, seats, critic)
-            out["critic"] = critic
-        if self.legal_features is not None:
-            out["features"] = self._features(slots, seats, moves)
-        return out
-
-    def _features(self, slots: np.ndarray, seats: np.ndarray, moves: np.ndarray) -> np.ndarray:
-        """``legal_features`` of each row's legal moves, aligned with its legal row."""
-        assert self.legal_features is not None
-        cat = catalog(self.rules)
-        rows = []
-        for i, (slot, seat) in enumerate(zip(slots.tolist(), seats.tolist(), strict=True)):
-            legal = tuple(cat[m] if m >= 0 else PASS for m in moves[i].tolist() if m >= -1)
-            rows.append(self.legal_features(view_of(self.games, slot, seat), legal))
-        width = rows[0].shape[1] if rows else 0
-        out = np.zeros((len(slots), moves.shape[1], width), rows[0].dtype if rows else np.int8)
-        for i, row in enumerate(rows):
-            out[i, : len(row)] = row
-        return out
-
-    def legal_of(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(moves, actions, counts) of the acting seats of ``slots`` (rows padded with -1)."""
-        g, t = self.games, self.games.tables
-        n = len(slots)
-        lo, hi = np.zeros(n, np.int64), np.zeros(n, np.int64)
-        may_pass, counts = np.zeros(n, np.bool_), np.zeros(n, np.int64)
-        legal_ranges(slots, g.arrays, t.arrays, lo, hi, may_pass, counts)
-        width = max(1, int(counts.max()) if n else 1)
-        moves, actions = np.empty((n, width), np.int32), np.empty((n, width), np.int32)
-        fill_legal(slots, g.arrays, t.arrays, lo, hi, may_pass, self._hand_actions,
-                   self.codec.n - 1, moves, actions)  # fmt: skip
-        return moves, actions, counts
+    def _observe(
+        self, extra: dict[str, Any], over: np.ndarray
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """The observations and info of every agent now (``extra``: the final records;
+        ``over``: games that ended and wait for the next step, NEXT_STEP only)."""
+        games = np.arange(self.num_games)
+        self._legal = legal = self.maker.legal(games)  # a game that is over has none
+        record = self.maker.decisions(games, self.games.turn.copy(), legal)  # the acting seats
+        obs = {"observation": self._widen(record.observation, 0)}
+        if record.critic is not None:
+            obs["critic"] = self._widen(record.critic, 0)
+        if over.any():  # their agents see the end of their game
+            slots, seats = self._seated(np.flatnonzero(over))
+            final = self.maker.decisions(slots, seats, None)
+            for key in obs:
+                obs[key][self._agent(slots, seats)] = getattr(final, key)
+        info: dict[str, Any] = {"legal": self._widen(legal.actions), "seat": self._seated(games)[1]}
+        if record.features is not None:
+            info["features"] = self._widen(record.features, 0)
+        if self.all_seats:
+            acting = np.zeros(self.num_envs, np.bool_)
+            live = np.flatnonzero(~over)
+            acting[self._agent(live, self.games.turn[live])] = True
+            info["acting"] = acting
+        everyone = np.ones(self.num_envs, np.bool_)
+        info |= {f"_{k}": everyone for k in list(info)}
+        return obs, info | extra
 
 
-def _hand_action_table(codec: Any) -> np.ndarray:
-    """For the hand codec: a 13-bit mask of hand positions -> action (-1: none); else empty."""
-    if codec.name != "hand":
-        return np.zeros(0, np.int32)
-    out = np.full(1 << 13, -1, np.int32)
-    for action, positions in enumerate(codecs.HAND_LAYOUT):
-        out[sum(1 << p for p in positions)] = action
+AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+
+
+def _spread(values: np.ndarray, agents: np.ndarray, n: int, fill: Any) -> np.ndarray:
+    """An (n, ...) array holding ``values[i]`` at row ``agents[i]`` and ``fill`` elsewhere."""
+    out = np.full((n, *values.shape[1:]), fill, values.dtype)
+    out[agents] = values
     return out
+
+
+def _check_size(num_envs: Any, seats: int) -> None:
+    if not isinstance(num_envs, int | np.integer) or isinstance(num_envs, bool) or num_envs < 1:
+        raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+    if num_envs % seats:
+        raise ValueError(
+            f"num_envs counts agents when every seat plays (opponents=None): a multiple of 4 "
+            f"(games x seats), got {num_envs}"
+        )

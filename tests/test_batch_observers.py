@@ -25,9 +25,9 @@ from observers.encoders import SimpleObserver
 
 RULES = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
 CASES: list[tuple[str, dict[str, Any]]] = [(name, {}) for name in sorted(observers.REGISTRY)]
-CASES += [("history", {"k": 1}), ("history", {"k": 40})]
+CASES += [("history", {"k": 1}), ("history", {"k": 40}), ("charlesworth", {"faithful": True})]
 OBSERVERS = pytest.mark.parametrize(
-    ("name", "params"), CASES, ids=[f"{n}{p.get('k', '')}" for n, p in CASES]
+    ("name", "params"), CASES, ids=[f"{n}{''.join(map(str, p.values()))}" for n, p in CASES]
 )
 
 
@@ -41,7 +41,7 @@ def _compare(observer: Observer, env: Big2VectorEnv, refs: list[Game], slots: np
     """Check every seat of the games in ``slots``; the number of rows checked."""
     slots, seats = np.repeat(slots, 4), np.tile(np.arange(4), len(slots))
     got = np.zeros((len(slots), observer.size), np.float32)
-    env.encode(env.games, slots, seats, got)
+    env.maker.encode(env.games, slots, seats, got)
     pairs = zip(slots.tolist(), seats.tolist(), strict=True)
     want = np.stack([observer.observe(refs[g].view(s), refs[g]) for g, s in pairs])
     if not np.array_equal(got, want):
@@ -54,7 +54,7 @@ def _compare(observer: Observer, env: Big2VectorEnv, refs: list[Game], slots: np
 
 def _play(observer: Observer, rules: Rules, n_games: int, seed: int) -> int:
     """Play ``n_games`` random games to the end, checking each position; the rows checked."""
-    env = Big2VectorEnv(n_games, observer=observer, rules=rules, seed=seed)
+    env = Big2VectorEnv(4 * n_games, observer=observer, rules=rules, seed=seed)
     env.reset(seed=seed)
     games, cat, rng = env.games, catalog(rules), np.random.default_rng(seed)
     refs = [reference_game(games, g) for g in range(n_games)]
@@ -63,8 +63,8 @@ def _play(observer: Observer, rules: Rules, n_games: int, seed: int) -> int:
         checked += _compare(observer, env, refs, live)
         live = live[games.winner[live] < 0]  # the games just finished were checked once
         if live.size:
-            moves, _, counts = env.legal_of(live)
-            picked = moves[np.arange(live.size), rng.integers(counts)].astype(np.int64)
+            legal = env.maker.legal(live)
+            picked = legal.moves[np.arange(live.size), rng.integers(legal.counts)].astype(np.int64)
             games.apply(live, picked)
             for g, move in zip(live.tolist(), picked.tolist(), strict=True):
                 refs[g].play(cat[move] if move >= 0 else PASS)
@@ -95,22 +95,23 @@ def test_kernels_write_what_the_observers_do_long(name: str, params: dict[str, A
 @OBSERVERS
 def test_vector_env_observes_the_acting_seat(name: str, params: dict[str, Any], rules: Rules):
     observer = observers.make(name, rules, **params)
-    env = Big2VectorEnv(8, observer=observer, rules=rules, seed=3)
+    env = Big2VectorEnv(32, observer=observer, rules=rules, seed=3)
     obs, info = env.reset(seed=3)
     refs = [reference_game(env.games, g) for g in range(8)]
     rng, restarts = np.random.default_rng(3), 0
     for _ in range(150):
-        for g, (seat, game) in enumerate(zip(info["seat"].tolist(), refs, strict=True)):
-            want = observer.observe(game.view(seat), game)
-            assert seat == game.turn and np.array_equal(obs["observation"][g], want), f"slot {g}"
-        actions = np.array([rng.choice(row[row >= 0]) for row in obs["legal"]])
+        rows = np.flatnonzero(info["acting"])  # game g's acting agent: 4 g + its seat
+        for g, (row, game) in enumerate(zip(rows.tolist(), refs, strict=True)):
+            want = observer.observe(game.view(row % 4), game)
+            assert row % 4 == game.turn and np.array_equal(obs["observation"][row], want), g
+        actions = env.sample_legal(rng)
         obs, _, ended, _, info = env.step(actions)
         for g, game in enumerate(refs):
-            if ended[g]:  # the slot holds its next game already
+            if ended[4 * g]:  # the slot holds its next game already
                 refs[g] = reference_game(env.games, g)
                 restarts += 1
             else:
-                game.play(env.codec.decode(int(actions[g])))
+                game.play(env.codec.decode(int(actions[rows[g]])))
     assert restarts >= 8
 
 

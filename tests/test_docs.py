@@ -63,7 +63,7 @@ def test_generated_pages_cover_the_code():
 def test_vector_page_is_the_vector_env_docstring_in_markdown():
     page = make_docs.vector_page()
     assert "Generated from" in page.splitlines()[0]
-    assert "| Import | `from envs.vector import Big2VectorEnv` |" in page
+    assert "| Import | `from envs.vector import Big2VectorEnv`" in page
     assert "## `BatchPolicy`" in page
     sections = re.findall(r"\*\*[^*]+\*\*", make_docs.envs.vector.__doc__ or "")
     assert len(sections) >= 4 and all(s in page for s in sections)  # **Who acts.** ...

@@ -192,3 +192,41 @@ def test_history_layout_row_ranges():
     assert "| `history.cards` | (16, 52) | 166..217, 223..274, ..., 1021..1072 |" in layout
     layout = observers.make("charlesworth").layout()
     assert "| `table.passes` | (3,) | 409..411 |" in layout
+
+
+# ------------------------------------------------------------------ charlesworth faithful=True
+
+
+def test_faithful_charlesworth_takes_a_straight_for_a_full_house():
+    import observers
+    from big2.board import Board
+    from big2.cards import parse_cards
+    from big2.game import Game
+    from big2.hand_ranking import Ranking
+    from big2.rules import CHARLESWORTH
+
+    # seat 0 holds 3D (played by the rules), then leads the straight 4C 5D 6H 7S 8D
+    fixed = {0: "3D 4C 5D 6H 7S 8D 9C TC JC QC KC AC 2C"}
+    game = Game.from_board(Board(CHARLESWORTH, seed=1, fixed=fixed))
+    while game.turn != 0:
+        game.play(next(m for m in game.legal_moves() if not m))  # the others pass
+    straight = next(m for m in game.legal_moves() if m and m.cards == parse_cards("4C 5D 6H 7S 8D"))
+    assert straight.ranking == Ranking.STRAIGHT
+    game.play(straight)
+    view = game.view(game.turn)  # seat 1: seat 0 is "previous", the straight on the table
+    plain = observers.make("charlesworth", CHARLESWORTH)
+    faithful = observers.make("charlesworth", CHARLESWORTH, faithful=True)
+    a, b = plain.split(plain.observe(view)), faithful.split(faithful.observe(view))
+    assert repr(faithful) == "CharlesworthObserver(rules='charlesworth', faithful=True)"
+    assert (a["hand_slots"] == b["hand_slots"]).all() and (a["high_cards"] == b["high_cards"]).all()
+    prev_kinds_plain, prev_kinds_faithful = a["opponents"][2, -6:], b["opponents"][2, -6:]
+    assert prev_kinds_plain.tolist() == [0, 0, 0, 1, 0, 0]  # straight only
+    assert prev_kinds_faithful.tolist() == [0, 0, 0, 1, 0, 1]  # straight and "full house"
+    table_plain, table_faithful = a["table"], b["table"]
+    rank6 = 3  # ranks 3 4 5 6: the middle card 6H has rank index 3
+    assert table_plain[:13].argmax() == 5 and table_plain[13:17].argmax() == 0  # top card 8D
+    assert table_faithful[:13].tolist() == [1.0 if r == rank6 else 0.0 for r in range(13)]
+    assert not table_faithful[13:17].any()  # no suit
+    types_plain, types_faithful = table_plain[18:26], table_faithful[18:26]
+    assert types_plain.tolist() == [0, 0, 0, 0, 0, 1, 0, 0]
+    assert types_faithful.tolist() == [0, 0, 0, 0, 0, 1, 0, 1]

@@ -89,7 +89,7 @@ def test_specs_parse_and_print_back(text, spec):
         ("greedy:1", "greedy is deterministic and takes no seed"),
         ("heuristic+search", r"\+search needs a policy"),
         ("smart", "unknown agent 'smart'"),
-        ("random:x", "unknown agent 'random:x'"),
+        ("random:x", "the seed after ':' must be a whole number, got 'x'"),
     ],
 )
 def test_bad_specs_say_what_was_expected(text, error):

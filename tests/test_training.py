@@ -238,6 +238,24 @@ def test_resume_continues_run_history_and_tensorboard(ppo_run, tmp_path):
     assert steps == [r["env_step"] for r in data["history"] if r["opponent"] == "random"]
 
 
+@pytest.mark.parametrize("opponents", [("random", "self"), ("self-all",)])
+def test_a_resumed_run_is_the_uninterrupted_run(tmp_path, opponents):
+    """Stopped after its first epoch and resumed, a self-play run ends with the same
+    weights, evaluations and self-play pool as the run that never stopped."""
+    whole = tiny(tmp_path / "whole", opponents=opponents, threads=1)
+    train(whole)
+    first = tiny(tmp_path / "parts", opponents=opponents, threads=1, steps=whole.epoch_steps)
+    train(first)
+    main(["--resume", str(tmp_path / "parts"), "--steps", str(whole.steps)])
+    a = checkpoint.load(tmp_path / "whole" / "latest.pt")
+    b = checkpoint.load(tmp_path / "parts" / "latest.pt")
+    assert a["epoch"] == b["epoch"] >= 2 and a["env_step"] == b["env_step"]
+    assert a["history"] == b["history"]
+    assert all(torch.equal(v, b["state"][k]) for k, v in a["state"].items()
+               if isinstance(v, torch.Tensor))  # fmt: skip
+    assert [s["epoch"] for s in a["snapshots"]] == [s["epoch"] for s in b["snapshots"]]
+
+
 def test_init_starts_from_a_checkpoints_networks(ppo_run, tmp_path):
     """--init: the new run's networks start as the checkpoint's (exported: actor only)."""
     from training.export import export_agent
@@ -303,8 +321,8 @@ def test_same_seed_reproduces_other_seed_differs(ppo_run, tmp_path):
     assert again.history == a["history"] == b["history"]
     tensors = [k for k, v in a["state"].items() if isinstance(v, torch.Tensor)]
     assert tensors and all(torch.equal(a["state"][k], b["state"][k]) for k in tensors)
-    assert all(torch.equal(x[k], y[k]) for x, y in zip(a["snapshots"], b["snapshots"], strict=True)
-               for k in x)  # fmt: skip
+    pairs = zip(a["snapshots"], b["snapshots"], strict=True)
+    assert all(torch.equal(x["weights"][k], y["weights"][k]) for x, y in pairs for k in x["weights"])
     other = tiny(tmp_path / "other", seed=1)
     train(other)
     c = checkpoint.load(tmp_path / "other/latest.pt")

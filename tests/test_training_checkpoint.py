@@ -196,7 +196,7 @@ def test_agent_loader_plugin(ckpt, tmp_path):
         checkpoint.agent_loader(str(tmp_path / "missing.pt"), STANDARD)
     with pytest.raises(CheckpointError, match="trained for the standard rules, not charlesworth"):
         checkpoint.agent_loader(str(ckpt), CHARLESWORTH)
-    assert checkpoint.resolve("trained") == checkpoint.SHIPPED
+    assert checkpoint.resolve("trained").name == checkpoint.SHIPPED["trained"] == "trained.pt"
     assert checkpoint.resolve("x.pt") == Path("x.pt")
 
 

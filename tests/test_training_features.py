@@ -72,20 +72,19 @@ def test_env_observation_carries_the_learners_plan_features():
 
     env = Big2VectorEnv(3, observer="card_counting", opponents=["heuristic"],
                         legal_features=plan_features, seed=3)  # fmt: skip
-    obs, _ = env.reset()
+    _, info = env.reset()
     rng, checked = np.random.default_rng(0), 0
     for _ in range(40):
         for i in range(3):
             view = view_of(env.games, i, int(env.games.turn[i]))
-            legal = env._legal_moves[i, : env._counts[i]]
-            expected = plan_features(view, [CODEC.decode(int(a)) for a in obs["legal"][i]
+            count = int((info["legal"][i] >= 0).sum())
+            expected = plan_features(view, [CODEC.decode(int(a)) for a in info["legal"][i]
                                             if a >= 0])  # fmt: skip
-            assert obs["features"].shape[:2] == obs["legal"].shape
-            np.testing.assert_array_equal(obs["features"][i, : len(legal)], expected)
-            assert not obs["features"][i, len(legal) :].any()
+            assert info["features"].shape[:2] == info["legal"].shape
+            np.testing.assert_array_equal(info["features"][i, :count], expected)
+            assert not info["features"][i, count:].any()
             checked += 1
-        counts = (obs["legal"] >= 0).sum(1)
-        obs, *_ = env.step(obs["legal"][np.arange(3), rng.integers(counts)])
+        *_, info = env.step(env.sample_legal(rng))
     assert checked == 120
 
 

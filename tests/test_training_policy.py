@@ -65,10 +65,11 @@ def test_after_epoch_keeps_latest_best_and_snapshots(tmp_path, monkeypatch):
     logged = [r for r in run.writer.rows if r[0].startswith("eval/")]
     assert len(logged) == 4 * 2 * 2 and logged[0] == ("eval/random/win_share", 0.25, 100)
     assert ("info/epoch", 4, 400) in run.writer.rows
+    run._start_epoch()  # the next epoch plays against the pool
     pool = run.env.shards[0].pool  # the local shard's self-play opponents
-    assert len(run.state.snapshots) == len(pool) == 2  # epochs 2 and 4
+    assert [s["epoch"] for s in run.state.snapshots] == [2, 4] and len(pool) == 2
     assert (
-        checkpoint.load(tmp_path / "latest.pt")["snapshots"][-1].keys()
+        checkpoint.load(tmp_path / "latest.pt")["snapshots"][-1]["weights"].keys()
         == pool[-1].net.state_dict().keys()
     )
     assert (tmp_path / "curve.png").stat().st_size > 0

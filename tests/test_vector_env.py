@@ -19,15 +19,18 @@ from envs.vector import Big2VectorEnv
 PRESETS = ("standard", "charlesworth")
 
 
-def random_actions(obs, rng):
-    legal = obs["legal"]
-    counts = (legal >= 0).sum(axis=1)
-    return legal[np.arange(len(legal)), rng.integers(counts)]
+def random_actions(env, rng):
+    return env.sample_legal(rng)
 
 
-def legal_set(obs, i):
-    row = obs["legal"][i]
+def legal_set(info, i):
+    row = info["legal"][i]
     return set(row[row >= 0].tolist())
+
+
+def acting(env, info):
+    """Per game, the row of its acting agent (one seat per game: the game's own row)."""
+    return np.flatnonzero(info["acting"]) if env.all_seats else np.arange(env.num_games)
 
 
 @pytest.mark.parametrize("rules", PRESETS)
@@ -36,75 +39,78 @@ def legal_set(obs, i):
 )
 def test_first_game_of_every_slot_is_raw_envs(rules, observer, actions):
     n = 12
-    env = Big2VectorEnv(n, observer=observer, actions=actions, rules=rules, reward="score")
+    env = Big2VectorEnv(4 * n, observer=observer, actions=actions, rules=rules, reward="score")
     obs, info = env.reset(seed=40)
     raws = [raw_env(rules=rules, observer=observer, actions=actions) for _ in range(n)]
     for i, aec in enumerate(raws):
         aec.reset(seed=40 + i)
     rng, live = np.random.default_rng(1), np.ones(n, bool)
     while live.any():
+        rows = acting(env, info)
         for i in np.flatnonzero(live):
-            aec = raws[i]
+            aec, row = raws[i], rows[i]
             seen = aec.observe(aec.agent_selection)
-            assert info["seat"][i] == aec.game.turn
-            np.testing.assert_array_equal(obs["observation"][i], seen["observation"])
-            assert legal_set(obs, i) == set(np.flatnonzero(seen["action_mask"]).tolist())
-            assert (obs["legal"][i] >= 0).sum() == len(aec.game.legal_moves())
-        actions_now = random_actions(obs, rng)
+            assert info["seat"][row] == aec.game.turn == row % 4
+            np.testing.assert_array_equal(obs["observation"][row], seen["observation"])
+            assert legal_set(info, row) == set(np.flatnonzero(seen["action_mask"]).tolist())
+            assert (info["legal"][row] >= 0).sum() == len(aec.game.legal_moves())
+        actions_now = random_actions(env, rng)
         for i in np.flatnonzero(live):
-            raws[i].step(int(actions_now[i]))
-        obs, _, ended, truncated, info = env.step(actions_now)
+            raws[i].step(int(actions_now[rows[i]]))
+        obs, rewards, ended, truncated, info = env.step(actions_now)
         assert not truncated.any()
-        for i in np.flatnonzero(ended & live):
-            game = raws[i].game
-            assert info["winner"][i] == game.winner
-            assert info["final_rewards"][i].tolist() == list(game.scores())
+        for i in np.flatnonzero(ended[::4] & live):
+            game, agents = raws[i].game, slice(4 * i, 4 * i + 4)
+            assert (info["final_info"]["winner"][agents] == game.winner).all()
+            assert info["final_info"]["final_rewards"][4 * i].tolist() == list(game.scores())
+            assert rewards[agents].tolist() == list(game.scores())  # every seat its own
             live[i] = False
 
 
 def test_legal_rows_are_in_legal_moves_order_and_masks_match():
-    env = Big2VectorEnv(6, rules="charlesworth", actions="hand")
-    obs, _ = env.reset(seed=3)
+    env = Big2VectorEnv(24, rules="charlesworth", actions="hand")
+    _, info = env.reset(seed=3)
     codec = codecs.make("hand", get("charlesworth"))
     for _ in range(30):
         masks = env.action_masks()
-        assert masks.shape == (6, codec.n) and masks.dtype == np.bool_
-        for i in range(6):
-            assert set(np.flatnonzero(masks[i]).tolist()) == legal_set(obs, i)
-            row = obs["legal"][i]
+        assert masks.shape == (24, codec.n) and masks.dtype == np.int8
+        for i in range(24):
+            assert set(np.flatnonzero(masks[i]).tolist()) == legal_set(info, i)
+            assert bool(masks[i].any()) == bool(info["acting"][i])
+            row = info["legal"][i]
             assert (row[: (row >= 0).sum()] >= 0).all()  # legal first, then padding
-        assert obs["legal"].shape[1] == (obs["legal"] >= 0).sum(axis=1).max()
-        obs, *_ = env.step(random_actions(obs, np.random.default_rng(0)))
+        assert info["legal"].shape[1] == (info["legal"] >= 0).sum(axis=1).max()
+        _, _, _, _, info = env.step(random_actions(env, np.random.default_rng(0)))
 
 
 def run_against_python(rules: str, n_slots: int, n_games: int, seed: int) -> int:
     """Play ``n_games`` random games in the vector env, and the same games in big2.game
     in lockstep (deals from each slot's own random.Random(seed + i)); compare every legal
     list, the `simple` observation of the seat to act, and every final score."""
-    env = Big2VectorEnv(n_slots, observer="simple", rules=rules)
+    env = Big2VectorEnv(4 * n_slots, observer="simple", rules=rules)
     observer = observers.make("simple", rules)
     cat = catalog(get(rules))
-    obs, _ = env.reset(seed=seed)
+    obs, info = env.reset(seed=seed)
     deal_rngs = [random.Random(seed + i) for i in range(n_slots)]
     games = [Game(get(rules), seed=r) for r in deal_rngs]
     rng, finished, decisions = np.random.default_rng(seed), 0, 0
     while finished < n_games:
+        rows = acting(env, info)
         for i, game in enumerate(games):
-            legal = [m.index if m else -1 for m in game.legal_moves()]
-            row = env._legal_moves[i, : env._counts[i]].tolist()
-            assert row == legal, (i, game.log.moves)
+            legal = [m.index if m else len(cat) for m in game.legal_moves()]
+            row = info["legal"][rows[i]]
+            assert row[row >= 0].tolist() == legal, (i, game.log.moves)
             expected = observer.observe(game.view(game.turn))
-            np.testing.assert_array_equal(obs["observation"][i], expected)
-        actions = random_actions(obs, rng)
+            np.testing.assert_array_equal(obs["observation"][rows[i]], expected)
+        actions = random_actions(env, rng)
         for i, game in enumerate(games):
-            move = int(actions[i])
+            move = int(actions[rows[i]])
             game.play(PASS if move == len(cat) else cat[move])
         obs, rewards, ended, _, info = env.step(actions)
         decisions += n_slots
-        for i in np.flatnonzero(ended):
-            assert games[i].is_over and info["winner"][i] == games[i].winner
-            assert info["final_rewards"][i].tolist() == list(games[i].scores())
-            assert rewards[i] == games[i].scores()[games[i].log.moves[-1].seat]
+        for i in np.flatnonzero(ended[::4]):
+            assert games[i].is_over and info["final_info"]["winner"][4 * i] == games[i].winner
+            assert rewards[4 * i : 4 * i + 4].tolist() == list(games[i].scores())
             games[i] = Game(get(rules), seed=deal_rngs[i])
             finished += 1
         assert not any(g.is_over for g in games)
@@ -129,7 +135,7 @@ def trace(env, seed, steps=40):
     obs, _ = env.reset(seed=seed)
     rng, out = np.random.default_rng(0), [obs["observation"].copy()]
     for _ in range(steps):
-        obs, rewards, *_ = env.step(random_actions(obs, rng))
+        obs, rewards, *_ = env.step(random_actions(env, rng))
         out += [obs["observation"].copy(), rewards.copy()]
     return out
 
@@ -166,45 +172,49 @@ def state_of(env):
     ],
 )
 def test_malformed_action_arrays_change_nothing(make_actions, error):
-    env = Big2VectorEnv(5)
-    obs, _ = env.reset(seed=1)
+    env = Big2VectorEnv(20)
+    _, info = env.reset(seed=1)
     before = state_of(env)
     with pytest.raises(ValueError, match=error):
-        env.step(make_actions(obs["legal"]))
+        env.step(make_actions(info["legal"]))
     assert all(np.array_equal(x, y) for x, y in zip(before, state_of(env), strict=True))
 
 
 @pytest.mark.parametrize("actions", ["catalog", "hand"])
 @pytest.mark.parametrize("bad", ["illegal", "out of range", "negative"])
 def test_a_bad_action_in_one_slot_advances_no_game(actions, bad):
-    env = Big2VectorEnv(5, actions=actions, opponents=None)
-    obs, _ = env.reset(seed=2)
-    env.step(random_actions(obs, np.random.default_rng(0)))  # past the opening
-    obs, *_ = env.step(random_actions(env._observe(), np.random.default_rng(1)))
-    chosen = random_actions(obs, np.random.default_rng(2))
+    env = Big2VectorEnv(20, actions=actions, opponents=None)
+    env.reset(seed=2)
+    env.step(random_actions(env, np.random.default_rng(0)))  # past the opening
+    *_, info = env.step(random_actions(env, np.random.default_rng(1)))
+    chosen = random_actions(env, np.random.default_rng(2))
+    agent = int(acting(env, info)[3])  # game 3's acting seat
     masks = env.action_masks()
-    wrong = {"illegal": int(np.flatnonzero(~masks[3])[0]), "out of range": env.codec.n,
+    wrong = {"illegal": int(np.flatnonzero(masks[agent] == 0)[0]), "out of range": env.codec.n,
              "negative": -1}[bad]  # fmt: skip
-    chosen[3] = wrong
+    chosen[agent] = wrong
     before = state_of(env)
     why = "not legal" if bad == "illegal" else "out of range"
-    count = int((obs["legal"][3] >= 0).sum())
-    with pytest.raises(ValueError, match=f"slot 3: action {wrong} is {why}.*{count} legal actions"):
+    count = int((info["legal"][agent] >= 0).sum())
+    with pytest.raises(ValueError, match=f"agent {agent}: action {wrong} is {why}.*{count} legal"):
         env.step(chosen)
     assert all(np.array_equal(x, y) for x, y in zip(before, state_of(env), strict=True))
-    chosen[3] = obs["legal"][3, 0]
+    chosen[agent] = info["legal"][agent, 0]
+    chosen[agent + 1 if agent % 4 < 3 else agent - 1] = -5  # a seat not to act: ignored
     env.step(chosen)  # the same env goes on
 
 
 def test_bad_arguments():
     with pytest.raises(ValueError, match="num_envs"):
         Big2VectorEnv(0)
+    with pytest.raises(ValueError, match="a multiple of 4"):
+        Big2VectorEnv(6)
     with pytest.raises(ValueError, match="unknown reward"):
-        Big2VectorEnv(2, reward="money")
+        Big2VectorEnv(4, reward="money")
     with pytest.raises(ValueError, match="unknown observer"):
-        Big2VectorEnv(2, observer="x-ray")
+        Big2VectorEnv(4, observer="x-ray")
     with pytest.raises(ValueError, match="unknown action codec"):
-        Big2VectorEnv(2, actions="cards")
+        Big2VectorEnv(4, actions="cards")
     with pytest.raises(ValueError, match="unknown agent 'nobody'"):
         Big2VectorEnv(2, opponents=["random", "nobody"])
     with pytest.raises(ValueError, match="at least one"):
@@ -216,7 +226,7 @@ def test_bad_arguments():
 
 def test_learner_seat_rotates_and_receives_the_final_reward():
     env = Big2VectorEnv(4, opponents=["greedy", "random"], reward="score")
-    obs, info = env.reset(seed=9)
+    _, info = env.reset(seed=9)
     rng, seats = np.random.default_rng(0), {i: [int(info["seat"][i])] for i in range(4)}
     ended_games = 0
     while ended_games < 16:
@@ -224,10 +234,11 @@ def test_learner_seat_rotates_and_receives_the_final_reward():
             info["seat"] == env.games.turn
         ).all()
         learners = env.opponents.learner.copy()
-        obs, rewards, ended, _, info = env.step(random_actions(obs, rng))
+        _, rewards, ended, _, info = env.step(random_actions(env, rng))
         assert (rewards[~ended] == 0).all()
         for i in np.flatnonzero(ended):
-            assert rewards[i] == info["final_rewards"][i, learners[i]]
+            assert info["final_info"]["seat"][i] == learners[i]  # the finished game's seat
+            assert rewards[i] == info["final_info"]["final_rewards"][i, learners[i]]
             seats[i].append(int(info["seat"][i]))
             ended_games += 1
     for i in range(4):
@@ -239,14 +250,14 @@ def test_opponent_moves_are_their_agents_moves():
     from envs.engine import reference_game
 
     env = Big2VectorEnv(3, opponents=["greedy", "heuristic"])
-    obs, _ = env.reset(seed=4)
+    env.reset(seed=4)
     agents = {"greedy": GreedyAgent(), "heuristic": HeuristicAgent()}
     rng, checked = np.random.default_rng(3), 0
     while checked < 60:
         learners, kinds = env.opponents.learner.copy(), env.opponents.kind.copy()
         before = [reference_game(env.games, i) for i in range(3)]
-        actions = random_actions(obs, rng)
-        obs, _, ended, _, _ = env.step(actions)
+        actions = random_actions(env, rng)
+        _, _, ended, _, _ = env.step(actions)
         for i in np.flatnonzero(~ended):
             game = before[i]
             game.play(PASS if actions[i] == env.codec.n - 1 else catalog()[int(actions[i])])
@@ -262,35 +273,36 @@ def test_opponent_moves_are_their_agents_moves():
 def test_batch_policy_opponents_answer_in_one_call():
     calls = []
 
-    def first_legal(observations):
-        calls.append(len(observations["legal"]))
-        assert observations["observation"].shape[1] == observers.make("simple").size
-        return observations["legal"][:, 0]
+    def first_legal(decisions):
+        calls.append(len(decisions))
+        assert decisions.observation.shape[1] == observers.make("simple").size
+        return decisions.legal[:, 0]
 
     env = Big2VectorEnv(6, opponents=[first_legal], seed=0)
-    obs, _ = env.reset()
+    env.reset()
     # one call per round answers for every game waiting on an opponent: at most 3 rounds
     waiting = [int((env.games.n_moves > k).sum()) for k in range(3)]
     assert calls == [w for w in waiting if w] and len(calls) <= 3
     for _ in range(20):
-        obs, *_ = env.step(random_actions(obs, np.random.default_rng(0)))
+        env.step(random_actions(env, np.random.default_rng(0)))
 
-    env = Big2VectorEnv(2, opponents=[lambda o: np.full(len(o["legal"]), 10**6)], seed=0)
+    env = Big2VectorEnv(2, opponents=[lambda d: np.full(len(d), 10**6)], seed=0)
     with pytest.raises(ValueError, match="not legal"):
         env.reset()
 
 
 def test_final_rewards_follow_the_reward_mode():
-    envs = {mode: Big2VectorEnv(4, reward=mode) for mode in ("score", "score_normalized", "win")}
-    obs = {mode: env.reset(seed=0)[0] for mode, env in envs.items()}
+    modes = ("score", "score_normalized", "win")
+    envs = {mode: Big2VectorEnv(16, reward=mode) for mode in modes}
+    for env in envs.values():
+        env.reset(seed=0)
     rng, seen = np.random.default_rng(0), 0
     while seen < 8:
-        actions = random_actions(obs["score"], rng)
+        actions = random_actions(envs["score"], rng)
         out = {mode: env.step(actions) for mode, env in envs.items()}
-        obs = {mode: o[0] for mode, o in out.items()}
-        score, normalized, win = (out[m][4]["final_rewards"] for m in envs)
-        for i in np.flatnonzero(out["score"][2]):
-            winner = out["score"][4]["winner"][i]
+        score, normalized, win = (out[m][1].reshape(-1, 4) for m in modes)
+        for i in np.flatnonzero(out["score"][2][::4]):
+            winner = out["score"][4]["final_info"]["winner"][4 * i]
             assert score[i].sum() == 0 and score[i].argmax() == winner
             np.testing.assert_allclose(normalized[i], score[i] / get("standard").max_penalty)
             expected = np.full(4, -1 / 3, np.float32)

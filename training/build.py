@@ -46,17 +46,18 @@ def device_of(cfg: Config) -> torch.device:
 
 
 def make_env(cfg: Config, seed: int, pool: list[SnapshotPolicy] | None = None) -> Big2VectorEnv:
-    """The vector env of a run; ``pool`` holds the ``self`` snapshots (shared and growing;
-    while it is empty, or without one, ``self`` plays as ``random``)."""
+    """The vector env of a run (``cfg.envs`` games; under ``self-all`` its agents are those
+    games x 4 seats); ``pool`` holds the ``self`` snapshots (shared and growing; while it
+    is empty, or without one, ``self`` plays as ``random``)."""
     mix: list[Any] | None = None
     if not cfg.all_seats:
         self_play = pool if pool is not None else "random"
         mix = [self_play if spec == SELF else spec for spec in cfg.opponents]
     critic = cfg.critic_observer if cfg.algo == "ppo" and cfg.critic_observer else None
     return Big2VectorEnv(
-        cfg.envs, cfg.observer, cfg.actions, cfg.rules, opponents=mix, reward=cfg.reward,
-        seed=seed, critic_observer=critic, legal_features=plan_features if cfg.plan_features
-        else None,
+        cfg.envs * (4 if cfg.all_seats else 1), cfg.observer, cfg.actions, cfg.rules,
+        opponents=mix, reward=cfg.reward, seed=seed, critic_observer=critic,
+        legal_features=plan_features if cfg.plan_features else None,
     )  # fmt: skip
 
 
@@ -70,15 +71,19 @@ def make_algorithm(cfg: Config) -> PPO | DQN:
             dist_fn=legal_distribution,
             action_space=positions,
         )
-        critic_key = "critic" if cfg.critic_observer else "obs"
+        critic_key = "critic" if cfg.critic_observer else "observation"
         seen = observers.make(cfg.critic_observer or cfg.observer, cfg.rules)
         critic = Critic(seen, cfg.hidden, key=critic_key)
-        algorithm: PPO | DQN = PPO(policy=policy, critic=critic, optim=optim, gamma=cfg.gamma,
-                                   ent_coef=cfg.ent_coef, max_grad_norm=0.5)  # fmt: skip
+        algorithm: PPO | DQN = PPO(
+            policy=policy, critic=critic, optim=optim, gamma=cfg.gamma, ent_coef=cfg.ent_coef,
+            gae_lambda=cfg.gae_lambda, eps_clip=cfg.eps_clip, vf_coef=cfg.vf_coef,
+            max_grad_norm=cfg.max_grad_norm,
+        )  # fmt: skip
     else:
         q_policy = MaskedQPolicy(model=make_actor(cfg, QNet), action_space=positions,
                                  eps_training=cfg.eps_train, eps_inference=0.0)  # fmt: skip
-        algorithm = DQN(policy=q_policy, optim=optim, gamma=cfg.gamma, target_update_freq=500)
+        algorithm = DQN(policy=q_policy, optim=optim, gamma=cfg.gamma,
+                        target_update_freq=cfg.target_update_freq)  # fmt: skip
     return algorithm.to(device_of(cfg))
 
 

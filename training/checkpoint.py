@@ -3,11 +3,16 @@
 A checkpoint is one ``torch.save`` file holding a dict: ``format``, the run ``config``,
 the algorithm's ``state`` (networks and optimizers), ``epoch``, ``env_step``,
 ``update_step``, the evaluation ``history`` and the self-play ``snapshots``.
+
+The shipped agents (:data:`SHIPPED`: ``trained``) are package data of ``training``
+(``training/agents/*.pt``), found through :mod:`importlib.resources`, so they load from
+a checkout, an editable install or a wheel alike.
 """
 
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +27,7 @@ from training.nets import MaskedActor, NumpyLogits, QNet, make_actor
 
 FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
-SHIPPED = Path(__file__).resolve().parent / "agents" / "trained.pt"
+SHIPPED = {"trained": "trained.pt"}  # the agents shipped in training/agents, by name
 # config keys added after the first checkpoints, with the value older runs used
 LATER_KEYS = {"action_head": "dot", "action_rest": False, "plan_features": False}
 
@@ -67,8 +72,21 @@ def load(path: Path | str) -> dict[str, Any]:
 
 
 def resolve(path: Path | str) -> Path:
-    """``trained`` names the shipped agent; anything else is a path."""
-    return SHIPPED if str(path) == "trained" else Path(path)
+    """The file of a shipped agent's name (``trained``); anything else is a path.
+
+    A shipped agent missing from the installation raises :class:`CheckpointError` saying so.
+    """
+    name = str(path)
+    if name not in SHIPPED:
+        return Path(path)
+    found = resources.files("training").joinpath("agents", SHIPPED[name])
+    if not found.is_file():
+        raise CheckpointError(
+            f"the shipped agent {name!r} is missing from this installation of big2 (looked "
+            f"for agents/{SHIPPED[name]} in the package {resources.files('training')}); "
+            f"reinstall big2 from a source or wheel that includes its package data"
+        )
+    return Path(str(found))  # package data is a file on disk in every install we support
 
 
 def config_of(data: dict[str, Any]) -> Config:
@@ -90,9 +108,12 @@ def actor_from(data: dict[str, Any]) -> MaskedActor:
 
 
 def agent_loader(name: str, rules: Rules) -> PolicyAgent | None:
-    """The ``big2.agent_loaders`` plugin (see :mod:`big2.players.specs`): ``trained`` or a
-    checkpoint path as an agent; None for anything else."""
-    if name != "trained" and not name.endswith(".pt") and not Path(name).is_file():
+    """The ``big2.agent_loaders`` plugin (see :mod:`big2.players.specs`): a shipped agent's
+    name or a checkpoint file as an agent; None for anything else, so another loader may
+    serve it. A file is this loader's if it is a big2 checkpoint, or if its name ends in
+    ``.pt`` (then a missing or unreadable file raises :class:`CheckpointError` saying why)."""
+    mine = name in SHIPPED or name.endswith(".pt")
+    if not mine and not (Path(name).is_file() and _is_checkpoint(Path(name))):
         return None
     agent = load_agent(name)
     if agent.codec.rules != rules:
@@ -100,6 +121,14 @@ def agent_loader(name: str, rules: Rules) -> PolicyAgent | None:
             f"{name} was trained for the {agent.codec.rules.name} rules, not {rules.name}"
         )
     return agent
+
+
+def _is_checkpoint(path: Path) -> bool:
+    try:
+        load(path)
+    except CheckpointError:
+        return False
+    return True
 
 
 def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
@@ -117,6 +146,6 @@ def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
     cfg = data["config"]
     net = actor_from(data)
     rules = get_rules(cfg["rules"])
-    label = name or ("trained" if resolve(path) == SHIPPED else Path(path).stem)
+    label = name or (str(path) if str(path) in SHIPPED else Path(path).stem)
     features = plan_features if net.uses_plan else None
     return PolicyAgent(NumpyLogits(net), cfg["observer"], cfg["actions"], rules, label, features)

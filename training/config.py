@@ -29,7 +29,7 @@ from big2.evaluation.backends import BACKENDS
 from big2.players.specs import BASELINES, load_agent
 from big2.rules import get as get_rules
 from envs import codecs
-from envs.big2_env import REWARDS
+from envs.rewards import REWARDS
 
 SELF, SELF_ALL = "self", "self-all"
 DEVICES = ("auto", "cpu", "cuda")
@@ -133,11 +133,17 @@ class Config:
     batch_size: int = option(256, "training", "minibatch size of a gradient step", POSITIVE)
     ppo_repeat: int = option(4, "ppo", "passes over each collection", POSITIVE)
     ent_coef: float = option(0.01, "ppo", "entropy bonus coefficient", UNIT)
+    gae_lambda: float = option(0.95, "ppo", "GAE's lambda", UNIT)
+    eps_clip: float = option(0.2, "ppo", "PPO's ratio clip", Bounds(0, 1, low_open=True))
+    vf_coef: float = option(0.5, "ppo", "value loss weight", Bounds(0, 100))
+    max_grad_norm: float = option(0.5, "ppo", "gradient norm clip", Bounds(0, low_open=True))
     buffer_size: int = option(50_000, "dqn", "replay buffer size (at least --batch-size)",
                               POSITIVE)  # fmt: skip
     eps_train: float = option(0.1, "dqn", "exploration rate while training", UNIT)
     dqn_updates: float = option(0.0625, "dqn", "gradient steps per collected transition",
                                 Bounds(0, 64, low_open=True))  # fmt: skip
+    target_update_freq: int = option(500, "dqn", "gradient steps between target-network "
+                                     "copies", POSITIVE)  # fmt: skip
     eval_opponents: tuple[str, ...] = option(("random", "greedy", "heuristic"), "evaluation",
                                              "the learner plays three copies of each")  # fmt: skip
     eval_deals: int = option(100, "evaluation", "duplicate deals per evaluation", POSITIVE)

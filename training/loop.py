@@ -8,12 +8,14 @@ evaluation opponent on the same fixed duplicate deals every time (``--eval-seed`
 from __future__ import annotations
 
 import json
+import random
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 from tianshou.algorithm.modelfree.dqn import DQN
 from tianshou.algorithm.modelfree.ppo import PPO
 from tianshou.data import VectorReplayBuffer
@@ -31,6 +33,7 @@ from training.features import plan_features
 from training.nets import MaskedActor, NumpyLogits, store_width
 from training.plot import plot_curve
 from training.rollout import Chunk, Episodes, Rollout, add, to_buffer
+from training.seeds import seed_of
 from training.shards import Shards
 
 
@@ -42,12 +45,15 @@ class RunState:
     env_step: int = 0
     update_step: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
-    snapshots: list[dict[str, Any]] = field(default_factory=list)  # actor state dicts
+    # the self-play pool: {"epoch": the epoch it was taken after, "weights": actor state}
+    snapshots: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def from_checkpoint(cls, data: dict[str, Any]) -> RunState:
-        return cls(*(data[k] for k in ("epoch", "env_step", "update_step", "history",
-                                       "snapshots")))  # fmt: skip
+        snapshots = [s if "weights" in s else {"epoch": i, "weights": s}  # older checkpoints
+                     for i, s in enumerate(data["snapshots"])]  # fmt: skip
+        return cls(data["epoch"], data["env_step"], data["update_step"], data["history"],
+                   snapshots)  # fmt: skip
 
 
 def learner_agent(cfg: Config, net: MaskedActor) -> PolicyAgent:
@@ -96,17 +102,11 @@ class Run:
         backend: Backend | None = None,
     ) -> None:  # fmt: skip
         self.cfg, self.run_dir, self.algorithm, self.state = cfg, run_dir, algorithm, state
-        seed = cfg.seed * 1000 + state.epoch * 7919  # fresh deals after a resume
-        self.env = Shards(cfg, backend or Backend(), seed, cfg.shards)
-        # the self-play pool: (generator seed, actor weights) of the last five snapshots
-        self.snapshots = [(self._seed_of(i), w) for i, w in enumerate(state.snapshots)]
-        if self.snapshots:
-            self.env.set_pool(self.snapshots)
-        self.rollout = Rollout(self.env, algorithm.policy, seed, cfg.all_seats)
+        self.env = Shards(cfg, backend or Backend(), self._seed("deals"), cfg.shards)
+        self.rollout = Rollout(self.env, algorithm.policy)  # dealt as each epoch starts
         # a resumed run drops what a crashed continuation logged after its checkpoint
         self.writer = SummaryWriter(str(run_dir / "tb"), purge_step=state.env_step + 1)
         self.best = max(epoch_scores(state.history, selection_key(cfg)).values(), default=-np.inf)
-        self.rng = np.random.default_rng([cfg.seed, state.epoch])
         self.buffer: VectorReplayBuffer | None = None  # DQN's replay buffer; PPO's last rollout
         self.timing = {"collect": 0.0, "update": 0.0}  # seconds (benchmarks read them)
 
@@ -121,8 +121,27 @@ class Run:
             self.writer.close()
             self.env.close()
 
+    def _seed(self, purpose: str, *keys: int) -> int:
+        """The seed of ``purpose`` in the current epoch (:mod:`training.seeds`)."""
+        return seed_of(self.cfg.seed, purpose, self.state.epoch, *keys)
+
+    def _start_epoch(self) -> None:
+        """Seed what the epoch draws from its number alone, so that a run resumed here
+        goes on exactly as the uninterrupted run does: the self-play pool's sampling,
+        torch's and numpy's global generators (Tianshou's), DQN's exploration (the deals:
+        :meth:`Rollout.restart`)."""
+        pool = [(self._seed("snapshot", s["epoch"]), s["weights"]) for s in self.state.snapshots]
+        self.env.set_pool(pool)
+        seed = self._seed("globals")
+        torch.manual_seed(seed)
+        np.random.seed(seed)
+        random.seed(seed)
+        self.rng = np.random.default_rng(self._seed("explore"))
+
     def _epoch(self) -> None:
         cfg, state = self.cfg, self.state
+        self._start_epoch()
+        self.rollout.restart(self._seed("deals"))  # every epoch on fresh deals of its own seed
         target = min(cfg.steps, state.env_step + cfg.epoch_steps)
         bar = tqdm(total=target - state.env_step, desc=f"epoch {state.epoch + 1}", unit="step",
                    leave=False)  # fmt: skip
@@ -201,10 +220,6 @@ class Run:
                 self.writer.add_scalar(f"update/{name}", mean, self.state.env_step)
         self.writer.add_scalar("info/update_step", self.state.update_step, self.state.env_step)
 
-    def _seed_of(self, index: int) -> int:
-        """The sampling seed of the snapshot taken at ``index`` (its epoch)."""
-        return self.cfg.seed * 7919 + index
-
     def _after_epoch(self) -> None:
         """Evaluate, log, snapshot, checkpoint and plot after one epoch."""
         cfg, state, net = self.cfg, self.state, acting_net(self.algorithm)
@@ -219,9 +234,7 @@ class Run:
         self.writer.add_scalar("info/epoch", state.epoch, state.env_step)
         if SELF in cfg.opponents and state.epoch % cfg.snapshot_every == 0:
             weights = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
-            state.snapshots = [*state.snapshots, weights][-5:]
-            self.snapshots = [*self.snapshots, (self._seed_of(state.epoch), weights)][-5:]
-            self.env.set_pool(self.snapshots)
+            state.snapshots = [*state.snapshots, {"epoch": state.epoch, "weights": weights}][-5:]
         data = {"config": cfg.to_dict(), "state": self.algorithm.state_dict(), **asdict(state)}
         checkpoint.save(self.run_dir / "latest.pt", data)
         if score > self.best:

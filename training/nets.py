@@ -163,7 +163,7 @@ class MaskedActor(nn.Module):
         self,
         observer: Observer | int,
         n_actions: int,
-        hidden: Sequence[int] = (512, 256),
+        hidden: Sequence[int] = (256, 128),
         features: np.ndarray | None = None,
         head: str = "dot",
         rest: bool = False,
@@ -212,9 +212,10 @@ class MaskedActor(nn.Module):
         return out.masked_fill(~valid, ILLEGAL)
 
     def forward(self, obs: Any, state: Any = None, info: Any = None) -> tuple[torch.Tensor, Any]:
-        """Tianshou's actor call: ``obs`` is the Batch (``.obs``, ``.legal``[, ``.plan``])."""
-        plan = obs.plan if self.uses_plan else None
-        return self.scores(obs.obs, obs.legal, plan), state
+        """Tianshou's actor call: ``obs`` is a :class:`~envs.decisions.Decisions` record as a
+        Batch (``.observation``, ``.legal``[, ``.features``])."""
+        plan = obs.features if self.uses_plan else None
+        return self.scores(obs.observation, obs.legal, plan), state
 
 
 def legal_distribution(logits: torch.Tensor) -> torch.distributions.Categorical:
@@ -223,10 +224,11 @@ def legal_distribution(logits: torch.Tensor) -> torch.distributions.Categorical:
 
 
 class Critic(nn.Module):
-    """obs Batch -> state value (B, 1), read from ``obs.<key>`` ("critic": centralised)."""
+    """Record Batch -> state value (B, 1), read from ``obs.<key>`` (``"critic"``: a
+    centralised critic's own observation; ``"observation"``: the actor's)."""
 
     def __init__(
-        self, observer: Observer, hidden: Sequence[int] = (512, 256), key: str = "obs"
+        self, observer: Observer, hidden: Sequence[int] = (256, 128), key: str = "observation"
     ) -> None:
         super().__init__()
         self.body = make_body(observer, hidden)
@@ -248,8 +250,8 @@ class MaskedQPolicy(DiscreteQLearningPolicy):
     def forward(self, batch: Any, state: Any = None, model: Any = None) -> Any:
         model = self.model if model is None else model
         values, hidden = model(batch.obs, state=state, info=batch.info)
-        mask = trim(batch.obs.legal) >= 0
-        q = self.compute_q_value(values, mask)
+        legal = to_numpy(values > ILLEGAL / 2)  # the scores mark the padding
+        q = self.compute_q_value(values, legal)
         return Batch(logits=values, act=to_numpy(q.argmax(dim=1)), state=hidden)
 
 

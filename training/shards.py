@@ -31,13 +31,13 @@ import numpy as np
 import torch
 
 from big2.evaluation.backends import Backend
+from envs.decisions import PAD, pad_rows
 from training.build import make_env
 from training.config import Config
 from training.nets import make_actor
 from training.rollout import SnapshotPolicy
 
-SHARD_SEEDS = 1_000_003  # shard j's snapshot generators: seed + j * SHARD_SEEDS
-PADDING = {"legal": -1, "features": 0}  # keys whose axis 1 is the number of legal actions
+PADDING = {"legal": PAD, "features": 0}  # keys whose axis 1 is the number of legal actions
 
 Snapshots = list[tuple[int, dict[str, Any]]]  # (generator seed, actor weights)
 
@@ -67,7 +67,7 @@ class EnvShard:
         with torch.random.fork_rng():  # initialising a network draws from torch's generator
             net = make_actor(self.cfg)
         net.load_state_dict(weights)
-        return SnapshotPolicy(net.eval(), seed=seed + SHARD_SEEDS * self.index)
+        return SnapshotPolicy(net.eval(), seed=[seed, self.index])  # each shard its own stream
 
 
 class Shards:
@@ -76,8 +76,11 @@ class Shards:
     def __init__(self, cfg: Config, backend: Backend, seed: int, count: int = 1) -> None:
         if not 1 <= count <= cfg.envs:
             raise ValueError(f"shards must be between 1 and envs ({cfg.envs}), got {count}")
-        self.backend, self.num_envs = backend, cfg.envs
+        self.backend, self.all_seats = backend, cfg.all_seats
+        seats = 4 if cfg.all_seats else 1
+        self.num_envs = cfg.envs * seats  # agents: games, or games x seats under self-all
         self.sizes = [len(part) for part in np.array_split(np.arange(cfg.envs), count)]
+        self.agents = [n * seats for n in self.sizes]
         self.offsets = np.cumsum([0, *self.sizes[:-1]]).tolist()
         arguments = [(cfg, n, j, seed + self.offsets[j]) for j, n in enumerate(self.sizes)]
         self.shards = backend.actors(EnvShard, arguments, cpus=1)
@@ -87,7 +90,7 @@ class Shards:
         return join([p[0] for p in parts]), join([p[1] for p in parts])
 
     def step(self, actions: np.ndarray) -> tuple[Any, ...]:
-        pieces = np.split(np.asarray(actions), np.cumsum(self.sizes)[:-1])
+        pieces = np.split(np.asarray(actions), np.cumsum(self.agents)[:-1])
         parts = self.backend.call(self.shards, "step", [(a,) for a in pieces])
         obs, rew, ended, truncated, info = zip(*parts, strict=True)
         return (
@@ -108,9 +111,10 @@ class Shards:
         self.shards = []
 
 
-def join(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """The shards' arrays as one batch; legal lists (and their features) padded to the
-    widest shard.
+def join(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The shards' observation or info dicts as one batch, as gymnasium lays out infos:
+    a key some shards lack (``final_info`` when only some games ended) gets its fill and a
+    False ``_key`` mask there; legal lists (and their features) are padded to the widest.
 
     >>> a = {"legal": np.array([[4, 7]]), "seat": np.array([1])}
     >>> b = {"legal": np.array([[2, -1, -1], [5, 6, 8]]), "seat": np.array([0, 3])}
@@ -118,17 +122,36 @@ def join(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     [[4, 7, -1], [2, -1, -1], [5, 6, 8]]
     """
     if len(parts) == 1:
-        return parts[0]
-    out = {}
-    for key in parts[0]:
-        arrays = [p[key] for p in parts]
-        if key in PADDING:
-            width = max(a.shape[1] for a in arrays)
-            arrays = [_pad(a, width, PADDING[key]) for a in arrays]
-        out[key] = np.concatenate(arrays)
-    return out
+        return dict(parts[0])
+    sizes = [_size(p) for p in parts]
+    keys = list(dict.fromkeys(k for p in parts for k in p))
+    return {key: _join_key(key, [p.get(key) for p in parts], sizes) for key in keys}
 
 
-def _pad(a: np.ndarray, width: int, fill: int) -> np.ndarray:
-    extra = [(0, 0), (0, width - a.shape[1])] + [(0, 0)] * (a.ndim - 2)
-    return np.pad(a, extra, constant_values=fill)
+def _join_key(key: str, values: list[Any], sizes: list[int]) -> Any:
+    present = next(v for v in values if v is not None)
+    if isinstance(present, dict):
+        filled = [v if v is not None else {k: _filler(a, n, k) for k, a in present.items()}
+                  for v, n in zip(values, sizes, strict=True)]  # fmt: skip
+        return join(filled)
+    arrays = [v if v is not None else _filler(present, n, key)
+              for v, n in zip(values, sizes, strict=True)]  # fmt: skip
+    if key in PADDING and present.ndim >= 2:
+        width = max(a.shape[1] for a in arrays)
+        arrays = [pad_rows(a, width, PADDING[key]) for a in arrays]
+    return np.concatenate(arrays)
+
+
+def _filler(like: np.ndarray, n: int, key: str) -> np.ndarray:
+    """What a shard without ``key`` contributes: False masks, None objects, else zeros."""
+    if like.dtype == object:
+        return np.full(n, None, dtype=object)
+    fill = PADDING.get(key, -1 if key in ("winner", "seat") else 0)
+    return np.full((n, *like.shape[1:]), fill, like.dtype)  # a mask's fill: False
+
+
+def _size(part: dict[str, Any]) -> int:
+    for value in part.values():
+        if isinstance(value, np.ndarray):
+            return len(value)
+    raise ValueError("a shard returned no arrays")

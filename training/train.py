@@ -12,9 +12,13 @@ after every epoch) and ``curve.png``. A directory that already holds a run is re
 unless ``--resume`` continues it or ``--overwrite`` replaces it (removing only what a run
 writes: :mod:`training.rundir`); a run holds its directory's lock while it runs.
 
-Randomness: Tianshou draws from torch's and numpy's global generators, so training runs
-inside :func:`scoped_seed`, which seeds them from the config and restores them after;
-the env and the snapshots have their own generators, seeded from the config.
+Randomness: every seed comes from one ``SeedSequence`` of ``--seed``
+(:mod:`training.seeds`), by purpose and epoch. Tianshou draws from torch's and numpy's
+global generators, so training runs inside :func:`scoped_seed`, which restores them
+after, and every epoch reseeds them, the env's deals, the self-play pool's sampling and
+DQN's exploration from its own number: a run resumed after epoch ``e`` goes on exactly as
+the uninterrupted run does (PPO; a DQN run's replay buffer is not saved, so a resumed
+one refills it).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from training.build import load_init, make_algorithm, scoped_seed, torch_threads
 from training.config import Config, parse_args
 from training.loop import Run, RunState
 from training.rundir import RunDirectory
+from training.seeds import seed_of
 
 
 def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = False) -> RunState:
@@ -51,7 +56,7 @@ def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = F
     with (
         directory.claim(fresh=resume is None, overwrite=overwrite),
         torch_threads(cfg.threads),
-        scoped_seed(cfg.seed + state.epoch),
+        scoped_seed(seed_of(cfg.seed, "init")),
     ):
         algorithm = make_algorithm(cfg)
         if resume is not None:

@@ -1,10 +1,16 @@
 """Agent specs: one grammar that names every agent, parsed in one place.
 
 ``NAME[+search][:SEED]``, where NAME is a baseline (``random``, ``greedy``,
-``heuristic``, ``search``), ``trained`` (the shipped agent) or the path of a training
-checkpoint; ``+search`` puts a policy inside :class:`~big2.players.search.SearchAgent`
-as its prior (``trained+search``); ``:SEED`` seeds an agent that uses randomness
-(``random:3``, ``search:1``, ``trained+search:2``) and is refused by deterministic ones.
+``heuristic``, ``search``), ``trained`` (the shipped agent), the path of a training
+checkpoint, or ``MODULE:ATTRIBUTE``, an agent of your own (``mypkg.agents:Cautious``);
+``+search`` puts a policy inside :class:`~big2.players.search.SearchAgent` as its prior
+(``trained+search``); ``:SEED`` seeds an agent that uses randomness (``random:3``,
+``search:1``, ``trained+search:2``) and is refused by deterministic ones.
+
+``MODULE:ATTRIBUTE`` imports ``MODULE`` and takes ``ATTRIBUTE`` (dots walk into it): an
+agent (an object with ``act(view, legal_moves)``), or a class or function that makes one,
+called with ``rules=`` and ``seed=`` where it takes them (a seed given to one that takes
+none is refused).
 
 >>> AgentSpec.parse("trained+search:2")
 AgentSpec(name='trained', search=True, seed=2)
@@ -18,12 +24,21 @@ ValueError: agent spec 'heuristic:3': heuristic is deterministic and takes no se
 Policies (``trained``, checkpoint paths) come from loaders registered under the
 ``big2.agent_loaders`` entry-point group, so this package never imports its plugins:
 ``training`` registers one. A loader is called as ``loader(name, rules)`` and returns
-an agent, or None when ``name`` is not its kind; an agent used with ``+search`` must
-also have ``scores(view, legal_moves)`` (one score per move, higher is likelier).
+an agent, or None when ``name`` is not its kind, so the next loader may try (a loader
+raises ``ValueError`` only for what is its kind but broken); an agent used with
+``+search`` must also have ``scores(view, legal_moves)`` (one score per move, higher is
+likelier).
+
+>>> load_agent("big2.players.baselines:GreedyAgent")
+GreedyAgent()
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import inspect
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +53,7 @@ from big2.rules import STANDARD, Rules
 
 SEARCH = "+search"
 _SEED = re.compile(r"^(?P<rest>.+):(?P<seed>\d+)$")
+_OBJECT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")  # MODULE:ATTRIBUTE
 
 DETERMINISTIC: dict[str, Callable[[], Agent]] = {
     "greedy": GreedyAgent,
@@ -71,6 +87,10 @@ class AgentSpec:
         return spec
 
     def _check(self, text: str) -> None:
+        before, colon, after = self.name.partition(":")
+        if colon and before in [*BASELINES, "trained"]:
+            raise ValueError(f"agent spec {text!r}: the seed after ':' must be a whole number, "
+                             f"got {after!r}")  # fmt: skip
         if self.name in DETERMINISTIC and self.seed is not None:
             raise ValueError(f"agent spec {text!r}: {self.name} is deterministic and takes no seed")
         if self.search and self.name in BASELINES:
@@ -106,7 +126,12 @@ def load_agent(spec: str | AgentSpec, rules: Rules = STANDARD, **search: Any) ->
         return SearchAgent(seed=0 if spec.seed is None else spec.seed, **search)
     if spec.name in DETERMINISTIC:
         return DETERMINISTIC[spec.name]()
-    policy = _from_plugins(spec.name, rules)
+    if _OBJECT.match(spec.name):
+        policy = _from_object(spec.name, rules, None if spec.search else spec.seed)
+        if not spec.search:
+            return policy
+    else:
+        policy = _from_plugins(spec.name, rules)
     if not spec.search:
         if spec.seed is not None:
             raise ValueError(f"agent spec {spec}: a policy plays greedily and takes no seed")
@@ -119,12 +144,56 @@ def load_agent(spec: str | AgentSpec, rules: Rules = STANDARD, **search: Any) ->
     return SearchAgent(prior, name=name, **options)
 
 
+def _from_object(name: str, rules: Rules, seed: int | None) -> Agent:
+    """The agent ``MODULE:ATTRIBUTE`` names (see the module docstring)."""
+    module_name, _, attribute = name.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ValueError(f"agent spec {name!r}: cannot import {module_name!r} ({e})") from None
+    try:
+        found = functools.reduce(getattr, attribute.split("."), module)
+    except AttributeError:
+        raise ValueError(f"agent spec {name!r}: {module_name} has no {attribute!r}") from None
+    agent = found
+    if isinstance(found, type) or (callable(found) and not hasattr(found, "act")):
+        agent = found(**_arguments(found, name, rules, seed))
+    elif seed is not None:
+        raise ValueError(f"agent spec {name!r}: an agent object takes no seed")
+    if not callable(getattr(agent, "act", None)):
+        raise ValueError(
+            f"agent spec {name!r}: {attribute} is not an agent; expected an object with "
+            f"act(view, legal_moves), or a class or function that makes one"
+        )
+    return agent
+
+
+def _arguments(factory: Any, name: str, rules: Rules, seed: int | None) -> dict[str, Any]:
+    """The keywords ``factory`` takes of ``rules`` and ``seed``."""
+    try:
+        taken = set(inspect.signature(factory).parameters)
+    except (TypeError, ValueError):
+        taken = set()
+    if seed is not None and "seed" not in taken:
+        raise ValueError(f"agent spec {name!r}: it takes no seed")
+    out: dict[str, Any] = {"rules": rules} if "rules" in taken else {}
+    return out | ({"seed": seed} if seed is not None else {})
+
+
 def _from_plugins(name: str, rules: Rules) -> Agent:
-    for entry in entry_points(group="big2.agent_loaders"):
+    loaders = list(entry_points(group="big2.agent_loaders"))
+    for entry in loaders:
         agent = entry.load()(name, rules)
         if agent is not None:
             return agent  # type: ignore[no-any-return]
+    if os.path.isfile(name):
+        raise ValueError(
+            f"no agent loader recognises the file {name!r} (tried: "
+            f"{', '.join(e.name for e in loaders) or 'none installed'}); a big2 checkpoint is "
+            f"a file written by training or training.export"
+        )
     raise ValueError(
-        f"unknown agent {name!r}; expected one of {BASELINES}, 'trained' or the path of a "
-        f"trained checkpoint, optionally with +search and :SEED"
+        f"unknown agent {name!r}; expected one of {BASELINES}, 'trained', the path of a "
+        f"trained checkpoint or MODULE:ATTRIBUTE (an agent of your own), optionally with "
+        f"+search and :SEED"
     )

@@ -2,40 +2,78 @@
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numba
 import numpy as np
 
 from big2.cards import N_RANKS
 from big2.hand_ranking import Ranking
-from envs.engine import Games
 from envs.kernels.bits import lowest_card, popcount
-from envs.kernels.observers import Encoder, cards_kernel, starts
+from envs.kernels.observers import Encoder, cards_kernel
 from envs.kernels.turns import CatalogArrays, GameArrays
 from observers.base import Observer
-from observers.charlesworth import _FIRST_ACE, _FIRST_QUEEN, _KIND_COLUMNS, _TYPE_COLUMNS
+from observers.charlesworth import (
+    FIRST_ACE,
+    FIRST_QUEEN,
+    FULL_HOUSE_KIND,
+    FULL_HOUSE_TYPE,
+    KIND_COLUMNS,
+    TYPE_COLUMNS,
+)
 
-_CHARLESWORTH = ("hand_slots.rank", "hand_slots.suit", "hand_slots.pair", "hand_slots.triple",
-                 "hand_slots.quads", "hand_slots.run", "hand_slots.flush",
-                 "opponents.cards_left", "opponents.aces_twos", "opponents.kinds",
-                 "high_cards", "table.key_rank", "table.key_suit", "table.control",
-                 "table.type", "table.passes")  # fmt: skip
+
+class Starts(NamedTuple):
+    """Where each field of the observer's pieces starts in the flat vector (its first row)."""
+
+    rank: int
+    suit: int
+    pair: int
+    triple: int
+    quads: int
+    run: int
+    flush: int
+    cards_left: int
+    aces_twos: int
+    kinds: int
+    high_cards: int
+    key_rank: int
+    key_suit: int
+    control: int
+    type: int
+    passes: int
+    hand_stride: int  # one hand_slots row to the next
+    opponent_stride: int  # one opponents row to the next
+
+    @classmethod
+    def of(cls, observer: Observer) -> Starts:
+        t, piece = observer.targets, {"high_cards": "high_cards"}
+        piece |= {f: f"hand_slots.{f}" for f in ("rank", "suit", "pair", "triple", "quads",
+                                                 "run", "flush")}  # fmt: skip
+        piece |= {f: f"opponents.{f}" for f in ("cards_left", "aces_twos", "kinds")}
+        piece |= {f: f"table.{f}" for f in ("key_rank", "key_suit", "control", "type", "passes")}
+        starts = {field: t[name][0] for field, name in piece.items()}
+        return cls(**starts, hand_stride=t["hand_slots"][1], opponent_stride=t["opponents"][1])
+
+
 # observers.charlesworth's columns as bit masks: a seat's played_rankings bits -> its
 # opponents.kinds columns; a table's Ranking -> its table.type columns
-_KIND_BITS = np.array([sum(1 << c for c in cols) for cols in _KIND_COLUMNS], np.int64)
-_TYPE_BITS = np.array([sum(1 << c for c in _TYPE_COLUMNS.get(r, ())) for r in Ranking], np.int64)
+_KIND_BITS = np.array([sum(1 << c for c in cols) for cols in KIND_COLUMNS], np.int64)
+_TYPE_BITS = np.array([sum(1 << c for c in TYPE_COLUMNS.get(r, ())) for r in Ranking], np.int64)
 # the rankings whose key card is the rank held three times, with no suit
 _BY_MAJORITY = np.array([r in (Ranking.FULL_HOUSE, Ranking.FOUR_OF_A_KIND) for r in Ranking])
+_STRAIGHT = int(Ranking.STRAIGHT)
 _DIAMONDS = np.uint64(sum(1 << 4 * rank for rank in range(N_RANKS)))  # << suit: the others
 
 
 def charlesworth_encoder(observer: Observer) -> Encoder:
-    at = starts(observer, _CHARLESWORTH)
-    strides = np.array([observer.targets[p][1] for p in ("hand_slots", "opponents")], np.int64)
+    at = Starts.of(observer)
     span = N_RANKS if observer.rules.straights_to_two else N_RANKS - 1  # the ranks runs use
+    faithful = bool(getattr(observer, "faithful", False))
 
-    def encode(games: Games, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+    def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
         _encode_charlesworth(
-            slots, seats, games.arrays, games.tables.arrays, span, at, strides, out
+            slots, seats, games.arrays, games.tables.arrays, span, faithful, at, out
         )
 
     return encode
@@ -48,29 +86,30 @@ def _encode_charlesworth(
     state: GameArrays,
     c: CatalogArrays,
     span: int,
-    at: np.ndarray,
-    strides: np.ndarray,
+    faithful: bool,
+    at: Starts,
     out: np.ndarray,
 ) -> None:
     for i in range(slots.shape[0]):
         g, seat = slots[i], seats[i]
-        _hand_slots(state.hands[g, seat], span, at, strides[0], out, i)
+        _hand_slots(state.hands[g, seat], span, at, out, i)
         for k in range(3):  # next, across, previous
-            s, base = (seat + 1 + k) % 4, strides[1] * k
+            s, base = (seat + 1 + k) % 4, at.opponent_stride * k
             n = popcount(state.hands[g, s])
             if n:
-                out[i, at[7] + base + n - 1] = 1.0
-            cards_kernel(state.played[g, s] >> np.uint64(_FIRST_ACE), out, i, at[8] + base)
-            _bits(_KIND_BITS[state.kinds[g, s]], out, i, at[9] + base)
+                out[i, at.cards_left + base + n - 1] = 1.0
+            cards_kernel(state.played[g, s] >> np.uint64(FIRST_ACE), out, i, at.aces_twos + base)
+            kinds = state.kinds[g, s]
+            _bits(_KIND_BITS[kinds], out, i, at.kinds + base)
+            if faithful and kinds >> _STRAIGHT & 1:  # the anchor's isFullHouse quirk
+                out[i, at.kinds + base + FULL_HOUSE_KIND] = 1.0
         everyone = state.played[g, 0] | state.played[g, 1] | state.played[g, 2] | state.played[g, 3]
-        cards_kernel(everyone >> np.uint64(_FIRST_QUEEN), out, i, at[10])
-        _table(i, g, seat, state, c, at, out)
+        cards_kernel(everyone >> np.uint64(FIRST_QUEEN), out, i, at.high_cards)
+        _table(i, g, seat, state, c, faithful, at, out)
 
 
 @numba.njit(cache=True)
-def _hand_slots(
-    hand: np.uint64, span: int, at: np.ndarray, stride: int, out: np.ndarray, i: int
-) -> None:
+def _hand_slots(hand: np.uint64, span: int, at: Starts, out: np.ndarray, i: int) -> None:
     """One row per card of ``hand``, weakest first: rank, suit, set, run and flush flags."""
     runs, long = _run_ranks(hand, span), 0
     for suit in range(4):
@@ -81,36 +120,46 @@ def _hand_slots(
         low = mask & (~mask + np.uint64(1))
         card = lowest_card(low)
         rank, suit = card >> 2, card & 3
-        out[i, at[0] + base + rank] = 1.0
-        out[i, at[1] + base + suit] = 1.0
-        for j in range(popcount(_rank_mask(hand, rank)) - 1):  # pair, triple, quads
-            out[i, at[2 + j] + base] = 1.0
+        out[i, at.rank + base + rank] = 1.0
+        out[i, at.suit + base + suit] = 1.0
+        held = popcount(_rank_mask(hand, rank))
+        if held >= 2:
+            out[i, at.pair + base] = 1.0
+        if held >= 3:
+            out[i, at.triple + base] = 1.0
+        if held >= 4:
+            out[i, at.quads + base] = 1.0
         if runs >> rank & 1:
-            out[i, at[5] + base] = 1.0
+            out[i, at.run + base] = 1.0
         if long >> suit & 1:
-            out[i, at[6] + base] = 1.0
+            out[i, at.flush + base] = 1.0
         mask ^= low
-        base += stride
+        base += at.hand_stride
 
 
 @numba.njit(cache=True)
 def _table(
-    i: int, g: int, seat: int, state: GameArrays, c: CatalogArrays, at: np.ndarray, out: np.ndarray
-) -> None:
+    i: int, g: int, seat: int, state: GameArrays, c: CatalogArrays, faithful: bool, at: Starts,
+    out: np.ndarray,
+) -> None:  # fmt: skip
     """The ``table`` piece: key card, control, type, passes."""
     t = state.table[g]
     if t < 0:
         if state.turn[g] == seat:
-            out[i, at[13]] = 1.0
+            out[i, at.control] = 1.0
         return
-    if _BY_MAJORITY[c.ranking[t]]:
-        out[i, at[11] + _majority_rank(c.cards[t])] = 1.0
+    quirk = faithful and c.ranking[t] == _STRAIGHT
+    if quirk:  # taken for a full house: the middle card's rank, no suit
+        out[i, at.key_rank + (_third_card(c.cards[t]) >> 2)] = 1.0
+        out[i, at.type + FULL_HOUSE_TYPE] = 1.0
+    elif _BY_MAJORITY[c.ranking[t]]:
+        out[i, at.key_rank + _majority_rank(c.cards[t])] = 1.0
     else:
         top = _highest(c.cards[t])
-        out[i, at[11] + (top >> 2)] = 1.0
-        out[i, at[12] + (top & 3)] = 1.0
-    _bits(_TYPE_BITS[c.ranking[t]], out, i, at[14])
-    out[i, at[15] + min(state.passes[g], 2)] = 1.0
+        out[i, at.key_rank + (top >> 2)] = 1.0
+        out[i, at.key_suit + (top & 3)] = 1.0
+    _bits(_TYPE_BITS[c.ranking[t]], out, i, at.type)
+    out[i, at.passes + min(state.passes[g], 2)] = 1.0
 
 
 @numba.njit(cache=True)
@@ -139,6 +188,14 @@ def _run_ranks(hand: np.uint64, span: int) -> int:
                 out |= ((1 << (r - start)) - 1) << start
             start = r + 1
     return out
+
+
+@numba.njit(cache=True)
+def _third_card(mask: np.uint64) -> int:
+    """The third weakest card of a mask of five."""
+    mask &= mask - np.uint64(1)
+    mask &= mask - np.uint64(1)
+    return int(lowest_card(mask & (~mask + np.uint64(1))))
 
 
 @numba.njit(cache=True)

@@ -1,0 +1,39 @@
+"""Rewards, shared by the AEC env and the vector env: one formula for both.
+
+``score`` (the game's zero-sum score at the end), ``score_normalized`` (the score over
+the largest possible penalty), ``win`` (+1 for going out first, -1/3 for each other seat)
+or ``shaped`` (cards discarded / 5 on every play, plus the score at the end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from big2 import rules as R
+from big2.hand_ranking import HandRanking
+
+REWARDS = ("score", "score_normalized", "win", "shaped")
+
+
+def final_rewards(
+    scores: Sequence[int], winner: int | None, rules: R.Rules, mode: str
+) -> tuple[float, ...]:
+    """Each seat's reward when a game ends with ``scores`` (``Game.scores()``) and
+    ``winner``, under reward ``mode`` (see Rewards above).
+
+    >>> from big2.game import Game
+    >>> from big2.players import GreedyAgent, play
+    >>> game = play(Game(seed=0), GreedyAgent())
+    >>> win = final_rewards(game.scores(), game.winner, game.rules, "win")
+    >>> win[game.winner], sum(final_rewards(game.scores(), game.winner, game.rules, "score"))
+    (1.0, 0.0)
+    """
+    if mode == "win":
+        return tuple(1.0 if seat == winner else -1 / 3 for seat in range(4))
+    scale = rules.max_penalty if mode == "score_normalized" else 1
+    return tuple(score / scale for score in scores)
+
+
+def move_reward(move: HandRanking, mode: str) -> float:
+    """The mover's reward for one move under reward ``mode`` (only ``shaped`` has any)."""
+    return move.size / 5 if mode == "shaped" else 0.0
