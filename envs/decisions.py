@@ -30,11 +30,10 @@ from big2.hand_ranking import PASS, HandRanking, catalog
 from envs import codecs
 from envs.batch_observers import batch_encoder, view_of
 from envs.engine import Games
-from envs.kernels.turns import fill_legal, legal_ranges
-from observers.base import Observer
+from envs.kernels.turns import NO_MOVE, PAD, fill_legal, legal_ranges
 
-PAD = -1  # padding of a legal row past its count
-NO_MOVE = -2  # padding of a row of catalog moves (-1 is PASS there)
+__all__ = ["NO_MOVE", "PAD", "DecisionMaker", "Decisions", "Legal", "LegalFeatures", "pad_rows"]
+from observers.base import Observer
 
 # per legal move of a seat's view, a row of features: (view, legal moves) -> (K, F)
 LegalFeatures = Callable[[View, Sequence[HandRanking]], np.ndarray]

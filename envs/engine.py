@@ -7,7 +7,7 @@ keeps them). The kernels of :mod:`envs.kernels.turns` deal, list legal moves and
 moves for many games in one call. ``big2.game`` stays the readable reference: the tests
 replay thousands of games through both and compare every move, observation and score.
 
-A move is a catalog index, or :data:`PASS_MOVE` (-1).
+A move is a catalog index, or :data:`envs.kernels.turns.PASS` (-1).
 
 >>> from big2.board import Board
 >>> from big2.rules import STANDARD
@@ -35,7 +35,6 @@ from big2.rules import Rules
 from envs.kernels import turns
 from envs.kernels.turns import CatalogArrays, GameArrays
 
-PASS_MOVE = -1
 # Every combination is a distinct subset of 1 to 5 cards of a 13-card hand, so a hand
 # holds at most C(13,1) + ... + C(13,5) of them: the per-seat capacity of the combo lists.
 MAX_COMBOS = 13 + 78 + 286 + 715 + 1287
@@ -100,9 +99,9 @@ class Tables:
 
 
 def _low_tables(cat: object) -> tuple[np.ndarray, np.ndarray]:
-    """``low_items[low_start[k]:low_start[k + 1]]`` with ``k = 3 * (16 * rank + suit_mask)
-    + n - 1``: the catalog indices of the n-card sets (singles, pairs, triples) of that
-    rank held in that suit mask, in catalog order."""
+    """``low_items[low_start[k]:low_start[k + 1]]`` with ``k = low_key(rank, suit_mask,
+    n)`` (:func:`envs.kernels.combos.low_key`): the catalog indices of the n-card sets
+    (singles, pairs, triples) of that rank held in that suit mask, in catalog order."""
     starts, items = [0], []
     for key in range(13 * 16):
         for combos in cat.low[key]:  # type: ignore[attr-defined]

@@ -68,6 +68,16 @@ def test_no_module_imports_a_higher_layer(module):
     assert not upward, f"{module} (layer {LAYERS[own or 0]}) imports {upward} from above"
 
 
+def test_kernels_import_only_kernels_of_the_env_layer():
+    """The compiled kernels sit below the engine, the env and its opponents."""
+    kernels = [m for m in MODULES if m.startswith("envs.kernels")]
+    assert kernels
+    for module in kernels:
+        above = sorted(n for n in imports(MODULES[module])
+                       if n.startswith("envs") and not n.startswith("envs.kernels"))  # fmt: skip
+        assert not above, f"{module} imports {above}"
+
+
 def test_module_level_imports_have_no_cycle():
     graph = {
         module: {name for name in imports(path, top_level_only=True) if name in MODULES}

@@ -322,7 +322,9 @@ def test_same_seed_reproduces_other_seed_differs(ppo_run, tmp_path):
     tensors = [k for k, v in a["state"].items() if isinstance(v, torch.Tensor)]
     assert tensors and all(torch.equal(a["state"][k], b["state"][k]) for k in tensors)
     pairs = zip(a["snapshots"], b["snapshots"], strict=True)
-    assert all(torch.equal(x["weights"][k], y["weights"][k]) for x, y in pairs for k in x["weights"])
+    assert all(
+        torch.equal(x["weights"][k], y["weights"][k]) for x, y in pairs for k in x["weights"]
+    )
     other = tiny(tmp_path / "other", seed=1)
     train(other)
     c = checkpoint.load(tmp_path / "other/latest.pt")

@@ -15,13 +15,22 @@ from big2.hand_ranking import Ranking
 from envs.kernels.bits import bit, lookup, rank_mask
 
 _FLUSH = int(Ranking.FLUSH)
+SETS = 3  # the low tables' sizes per (rank, suit mask): singles, pairs, triples
+SUIT_MASKS = 16  # the subsets of a rank's four suits
 
 
 @numba.njit(cache=True)
-def enumerate_combos(hand, c, out):
+def low_key(rank, suit_mask, size):
+    """Where the ``size``-card sets of ``rank`` held in ``suit_mask`` are listed in the
+    catalog's low tables (``low_start``, ``low_items``, built by :class:`envs.engine.Tables`)."""
+    return SETS * (SUIT_MASKS * rank + suit_mask) + size - 1
+
+
+@numba.njit(cache=True)
+def enumerate_combos(hand, cat, out):
     """Write every combination in ``hand`` (catalog indices, ascending) to ``out``; the count.
 
-    ``c`` is the catalog (:class:`envs.kernels.turns.CatalogArrays`).
+    ``cat`` is the catalog (:class:`envs.kernels.turns.CatalogArrays`).
     """
     n = 0
     masks = np.zeros(13, np.int64)
@@ -30,48 +39,48 @@ def enumerate_combos(hand, c, out):
     for r in range(13):  # singles, pairs, triples
         if masks[r]:
             for k in range(3):
-                key = 3 * (16 * r + masks[r]) + k
-                for j in range(c.low_start[key], c.low_start[key + 1]):
-                    out[n] = c.low_items[j]
+                key = low_key(r, masks[r], k + 1)
+                for j in range(cat.low_start[key], cat.low_start[key + 1]):
+                    out[n] = cat.low_items[j]
                     n += 1
-    if c.four_card_plays:
-        n = _fours(masks, c, out, n)
-    n = _straights(masks, c, out, n)
-    n = _flushes(hand, c, out, n)
-    n = _full_houses(masks, c, out, n)
-    if c.five_card_quads:
+    if cat.four_card_plays:
+        n = _fours(masks, cat, out, n)
+    n = _straights(masks, cat, out, n)
+    n = _flushes(hand, cat, out, n)
+    n = _full_houses(masks, cat, out, n)
+    if cat.five_card_quads:
         for r in range(13):
             if masks[r] == 15:
                 quad = np.uint64(15) << np.uint64(4 * r)
                 for card in range(52):
                     held = (hand >> np.uint64(card)) & np.uint64(1)
                     if held and not (quad >> np.uint64(card)) & 1:
-                        out[n] = lookup(quad | bit(card), c.sorted_cards, c.sorted_index)
+                        out[n] = lookup(quad | bit(card), cat.sorted_cards, cat.sorted_index)
                         n += 1
     out[:n].sort()
     return n
 
 
 @numba.njit(cache=True)
-def _fours(masks, c, out, n):
+def _fours(masks, cat, out, n):
     for r1 in range(13):
         if masks[r1] == 15:
-            out[n] = lookup(np.uint64(15) << np.uint64(4 * r1), c.sorted_cards, c.sorted_index)
+            out[n] = lookup(np.uint64(15) << np.uint64(4 * r1), cat.sorted_cards, cat.sorted_index)
             n += 1
-        k1 = 3 * (16 * r1 + masks[r1]) + 1
+        k1 = low_key(r1, masks[r1], 2)
         for r2 in range(r1 + 1, 13):
-            k2 = 3 * (16 * r2 + masks[r2]) + 1
-            for a in range(c.low_start[k1], c.low_start[k1 + 1]):
-                for b in range(c.low_start[k2], c.low_start[k2 + 1]):
-                    both = c.cards[c.low_items[a]] | c.cards[c.low_items[b]]
-                    out[n] = lookup(both, c.sorted_cards, c.sorted_index)
+            k2 = low_key(r2, masks[r2], 2)
+            for a in range(cat.low_start[k1], cat.low_start[k1 + 1]):
+                for b in range(cat.low_start[k2], cat.low_start[k2 + 1]):
+                    both = cat.cards[cat.low_items[a]] | cat.cards[cat.low_items[b]]
+                    out[n] = lookup(both, cat.sorted_cards, cat.sorted_index)
                     n += 1
     return n
 
 
 @numba.njit(cache=True)
-def _straights(masks, c, out, n):
-    for s in c.starts:
+def _straights(masks, cat, out, n):
+    for s in cat.starts:
         if masks[s] and masks[s + 1] and masks[s + 2] and masks[s + 3] and masks[s + 4]:
             for s0 in range(4):
                 if not masks[s] >> s0 & 1:
@@ -94,13 +103,13 @@ def _straights(masks, c, out, n):
                                         | bit(4 * s + 12 + s3)
                                         | bit(4 * s + 16 + s4)
                                     )
-                                    out[n] = lookup(m, c.sorted_cards, c.sorted_index)
+                                    out[n] = lookup(m, cat.sorted_cards, cat.sorted_index)
                                     n += 1
     return n
 
 
 @numba.njit(cache=True)
-def _flushes(hand, c, out, n):
+def _flushes(hand, cat, out, n):
     held = np.zeros(13, np.int64)
     for suit in range(4):
         k = 0
@@ -120,24 +129,24 @@ def _flushes(hand, c, out, n):
                                 | bit(held[i3])
                                 | bit(held[i4])
                             )
-                            i = lookup(m, c.sorted_cards, c.sorted_index)
-                            if c.ranking[i] == _FLUSH:  # straight flushes came with straights
+                            i = lookup(m, cat.sorted_cards, cat.sorted_index)
+                            if cat.ranking[i] == _FLUSH:  # straight flushes came with straights
                                 out[n] = i
                                 n += 1
     return n
 
 
 @numba.njit(cache=True)
-def _full_houses(masks, c, out, n):
+def _full_houses(masks, cat, out, n):
     for tr in range(13):
-        kt = 3 * (16 * tr + masks[tr]) + 2
-        for a in range(c.low_start[kt], c.low_start[kt + 1]):
+        kt = low_key(tr, masks[tr], 3)
+        for a in range(cat.low_start[kt], cat.low_start[kt + 1]):
             for pr in range(13):
                 if pr == tr:
                     continue
-                kp = 3 * (16 * pr + masks[pr]) + 1
-                for b in range(c.low_start[kp], c.low_start[kp + 1]):
-                    both = c.cards[c.low_items[a]] | c.cards[c.low_items[b]]
-                    out[n] = lookup(both, c.sorted_cards, c.sorted_index)
+                kp = low_key(pr, masks[pr], 2)
+                for b in range(cat.low_start[kp], cat.low_start[kp + 1]):
+                    both = cat.cards[cat.low_items[a]] | cat.cards[cat.low_items[b]]
+                    out[n] = lookup(both, cat.sorted_cards, cat.sorted_index)
                     n += 1
     return n

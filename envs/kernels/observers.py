@@ -1,58 +1,112 @@
 """Compiled observers: ``simple``, ``card_counting``, ``oracle``, ``history`` and ``planes``.
 
 Each ``*_encoder(observer)`` returns ``encode(games, slots, seats, out)`` (see
-:mod:`envs.batch_observers`); offsets come from the observer's declared pieces.
+:mod:`envs.batch_observers`). Where each field starts comes from the observer's declared
+pieces, as named tuples (:class:`SimpleStarts`, ...), so the kernels name every field
+they write.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
 from big2.cards import DECK
-from envs.engine import Games
 from envs.kernels.bits import lowest_card, popcount
 from envs.kernels.turns import CatalogArrays, GameArrays
 from observers.base import Observer
 
-Encoder = Callable[[Games, np.ndarray, np.ndarray, np.ndarray], None]
+# games (an envs.engine.Games: .arrays, .tables.arrays), slots, seats, out
+Encoder = Callable[[Any, np.ndarray, np.ndarray, np.ndarray], None]
+CARDS_LEFT_WIDTH = 13  # a cards_left row: one-hot of n - 1
 
 
-_CONTEXT = ("table_ranking", "table_owner", "leading", "passes")  # observers.encoders._CONTEXT
+class SimpleStarts(NamedTuple):
+    """Where the ``simple`` observer's pieces start (``history`` and the counting
+    observers begin with them)."""
+
+    hand: int
+    table: int
+    table_ranking: int
+    table_owner: int
+    leading: int
+    passes: int
+    cards_left: int
+
+    @classmethod
+    def of(cls, observer: Observer) -> SimpleStarts:
+        return cls(**{name: observer.targets[name][0] for name in cls._fields})
 
 
-def starts(observer: Observer, names: tuple[str, ...]) -> np.ndarray:
-    """The flat starts of the named pieces or fields of ``observer``."""
-    return np.array([observer.targets[name][0] for name in names], dtype=np.int64)
+class CountingStarts(NamedTuple):
+    """Where ``card_counting``'s own pieces start (``opponent_hands``: -1 unless it cheats)."""
+
+    played: int
+    unseen: int
+    opponent_hands: int
+
+    @classmethod
+    def of(cls, observer: Observer) -> CountingStarts:
+        t, cheats = observer.targets, observer.perfect_information
+        return cls(t["played"][0], t["unseen"][0], t["opponent_hands"][0] if cheats else -1)
+
+
+class HistoryStarts(NamedTuple):
+    """Where a ``history`` row's fields start, the row stride and the number of rows."""
+
+    seat: int
+    passed: int
+    cards: int
+    stride: int
+    rows: int
+
+    @classmethod
+    def of(cls, observer: Observer) -> HistoryStarts:
+        t = observer.targets
+        return cls(t["history.seat"][0], t["history.pass"][0], t["history.cards"][0],
+                   t["history"][1], observer.shapes["history"][0])  # fmt: skip
+
+
+class PlanesStarts(NamedTuple):
+    """Where ``planes``' pieces start, and the stride of one (channel, suit) row."""
+
+    planes: int
+    table_ranking: int
+    table_owner: int
+    leading: int
+    passes: int
+    cards_left: int
+    stride: int
+
+    @classmethod
+    def of(cls, observer: Observer) -> PlanesStarts:
+        t = observer.targets
+        starts = {name: t[name][0] for name in cls._fields if name != "stride"}
+        return cls(**starts, stride=t["planes"][1])
 
 
 # ------------------------------------------------------------------ simple and friends
 
 
-def _simple_targets(observer: Observer) -> np.ndarray:
-    return starts(observer, ("hand", "table", *_CONTEXT, "cards_left"))
-
-
 def simple_encoder(observer: Observer) -> Encoder:
-    at = _simple_targets(observer)
+    at = SimpleStarts.of(observer)
 
-    def encode(games: Games, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+    def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
         _encode_simple(slots, seats, games.arrays, games.tables.arrays, at, out)
 
     return encode
 
 
 def counting_encoder(observer: Observer) -> Encoder:
-    at = _simple_targets(observer)
-    played_at, unseen_at = observer.targets["played"][0], observer.targets["unseen"][0]
-    oracle = observer.targets["opponent_hands"][0] if observer.perfect_information else -1
+    at, counting = SimpleStarts.of(observer), CountingStarts.of(observer)
 
-    def encode(games: Games, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        state, c = games.arrays, games.tables.arrays
-        _encode_simple(slots, seats, state, c, at, out)
-        _encode_counting(slots, seats, state, c, played_at, unseen_at, oracle, out)
+    def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        state, cat = games.arrays, games.tables.arrays
+        _encode_simple(slots, seats, state, cat, at, out)
+        _encode_counting(slots, seats, state, counting, out)
 
     return encode
 
@@ -68,147 +122,122 @@ def cards_kernel(mask: np.uint64, out: np.ndarray, row: int, start: int) -> None
 
 @numba.njit(cache=True)
 def context(
-    i: int, g: int, seat: int, state: GameArrays, c: CatalogArrays, at: np.ndarray, out: np.ndarray
+    row: int, game: int, seat: int, state: GameArrays, cat: CatalogArrays, at: Any, out: np.ndarray
 ) -> None:
-    """The :data:`_CONTEXT` pieces (table ranking, owner, leading, passes), starting at ``at``."""
-    t = state.table[g]
-    if t >= 0:
-        out[i, at[0] + c.ranking[t] - 1] = 1.0
-        out[i, at[1] + (state.table_seat[g] - seat) % 4] = 1.0
-        out[i, at[3] + min(state.passes[g], 2)] = 1.0
-    elif state.turn[g] == seat:
-        out[i, at[2]] = 1.0
+    """The context pieces (table ranking, its owner, leading, passes) at ``at``'s fields."""
+    table = state.table[game]
+    if table >= 0:
+        out[row, at.table_ranking + cat.ranking[table] - 1] = 1.0
+        out[row, at.table_owner + (state.table_seat[game] - seat) % 4] = 1.0
+        out[row, at.passes + min(state.passes[game], 2)] = 1.0
+    elif state.turn[game] == seat:
+        out[row, at.leading] = 1.0
 
 
 @numba.njit(cache=True)
 def _encode_simple(
-    slots: np.ndarray,
-    seats: np.ndarray,
-    state: GameArrays,
-    c: CatalogArrays,
-    at: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    for i in range(slots.shape[0]):
-        g, seat = slots[i], seats[i]
-        cards_kernel(state.hands[g, seat], out, i, at[0])
-        if state.table[g] >= 0:
-            cards_kernel(c.cards[state.table[g]], out, i, at[1])
-        context(i, g, seat, state, c, at[2:6], out)
+    slots: np.ndarray, seats: np.ndarray, state: GameArrays, cat: CatalogArrays,
+    at: SimpleStarts, out: np.ndarray,
+) -> None:  # fmt: skip
+    for row in range(slots.shape[0]):
+        game, seat = slots[row], seats[row]
+        cards_kernel(state.hands[game, seat], out, row, at.hand)
+        if state.table[game] >= 0:
+            cards_kernel(cat.cards[state.table[game]], out, row, at.table)
+        context(row, game, seat, state, cat, at, out)
         for k in range(3):  # next, across, previous: cards left one-hot (n - 1)
-            n = popcount(state.hands[g, (seat + 1 + k) % 4])
+            n = popcount(state.hands[game, (seat + 1 + k) % 4])
             if n:
-                out[i, at[6] + 13 * k + n - 1] = 1.0
+                out[row, at.cards_left + CARDS_LEFT_WIDTH * k + n - 1] = 1.0
 
 
 @numba.njit(cache=True)
 def _encode_counting(
-    slots: np.ndarray,
-    seats: np.ndarray,
-    state: GameArrays,
-    c: CatalogArrays,
-    played_at: int,
-    unseen_at: int,
-    oracle_at: int,
+    slots: np.ndarray, seats: np.ndarray, state: GameArrays, at: CountingStarts,
     out: np.ndarray,
-) -> None:
-    for i in range(slots.shape[0]):
-        g, seat = slots[i], seats[i]
-        seen = state.hands[g, seat]
+) -> None:  # fmt: skip
+    for row in range(slots.shape[0]):
+        game, seat = slots[row], seats[row]
+        seen = state.hands[game, seat]
         for k in range(4):  # me, next, across, previous
-            s = (seat + k) % 4
-            cards_kernel(state.played[g, s], out, i, played_at + 52 * k)
-            seen |= state.played[g, s]
-            if oracle_at >= 0 and k > 0:
-                cards_kernel(state.hands[g, s], out, i, oracle_at + 52 * (k - 1))
-        cards_kernel(np.uint64(DECK) & ~seen, out, i, unseen_at)
+            other = (seat + k) % 4
+            cards_kernel(state.played[game, other], out, row, at.played + 52 * k)
+            seen |= state.played[game, other]
+            if at.opponent_hands >= 0 and k > 0:
+                cards_kernel(state.hands[game, other], out, row, at.opponent_hands + 52 * (k - 1))
+        cards_kernel(np.uint64(DECK) & ~seen, out, row, at.unseen)
 
 
 # ------------------------------------------------------------------ history and planes
 
 
 def history_encoder(observer: Observer) -> Encoder:
-    simple, k = _simple_targets(observer), observer.shapes["history"][0]  # the instance's k
-    at = starts(observer, ("history.seat", "history.pass", "history.cards"))
-    stride = observer.targets["history"][1]
+    simple, at = SimpleStarts.of(observer), HistoryStarts.of(observer)  # the instance's k
 
-    def encode(games: Games, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        state, c = games.arrays, games.tables.arrays
-        _encode_simple(slots, seats, state, c, simple, out)
-        _encode_history(slots, seats, state, c, k, at, stride, out)
+    def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        state, cat = games.arrays, games.tables.arrays
+        _encode_simple(slots, seats, state, cat, simple, out)
+        _encode_history(slots, seats, state, cat, at, out)
 
     return encode
 
 
 @numba.njit(cache=True)
 def _encode_history(
-    slots: np.ndarray,
-    seats: np.ndarray,
-    state: GameArrays,
-    c: CatalogArrays,
-    k: int,
-    at: np.ndarray,
-    stride: int,
-    out: np.ndarray,
-) -> None:
-    """The last ``k`` moves, oldest first, in the last rows (seat, pass, cards at ``at``)."""
-    for i in range(slots.shape[0]):
-        g, seat = slots[i], seats[i]
-        n = state.n_moves[g]
-        recent = min(k, n)
+    slots: np.ndarray, seats: np.ndarray, state: GameArrays, cat: CatalogArrays,
+    at: HistoryStarts, out: np.ndarray,
+) -> None:  # fmt: skip
+    """The last ``at.rows`` moves, oldest first, in the last rows."""
+    for row in range(slots.shape[0]):
+        game, seat = slots[row], seats[row]
+        n = state.n_moves[game]
+        recent = min(at.rows, n)
         for j in range(recent):
-            e, base = n - recent + j, stride * (k - recent + j)
-            out[i, at[0] + base + (state.log_seat[g, e] - seat) % 4] = 1.0
-            if state.log_move[g, e] >= 0:
-                cards_kernel(c.cards[state.log_move[g, e]], out, i, at[2] + base)
+            entry, base = n - recent + j, at.stride * (at.rows - recent + j)
+            out[row, at.seat + base + (state.log_seat[game, entry] - seat) % 4] = 1.0
+            move = state.log_move[game, entry]
+            if move >= 0:
+                cards_kernel(cat.cards[move], out, row, at.cards + base)
             else:
-                out[i, at[1] + base] = 1.0
+                out[row, at.passed + base] = 1.0
 
 
 def planes_encoder(observer: Observer) -> Encoder:
-    at = starts(observer, ("planes", *_CONTEXT, "cards_left"))
-    stride = observer.targets["planes"][1]
+    at = PlanesStarts.of(observer)
 
-    def encode(games: Games, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        _encode_planes(slots, seats, games.arrays, games.tables.arrays, at, stride, out)
+    def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        _encode_planes(slots, seats, games.arrays, games.tables.arrays, at, out)
 
     return encode
 
 
 @numba.njit(cache=True)
 def _encode_planes(
-    slots: np.ndarray,
-    seats: np.ndarray,
-    state: GameArrays,
-    c: CatalogArrays,
-    at: np.ndarray,
-    stride: int,
-    out: np.ndarray,
-) -> None:
+    slots: np.ndarray, seats: np.ndarray, state: GameArrays, cat: CatalogArrays,
+    at: PlanesStarts, out: np.ndarray,
+) -> None:  # fmt: skip
     """Channels hand, table, played by me .. previous, unseen; the context; cards left / 13."""
-    for i in range(slots.shape[0]):
-        g, seat = slots[i], seats[i]
-        seen = state.hands[g, seat]
-        _plane(seen, out, i, at[0], stride, 0)
-        if state.table[g] >= 0:
-            _plane(c.cards[state.table[g]], out, i, at[0], stride, 1)
+    for row in range(slots.shape[0]):
+        game, seat = slots[row], seats[row]
+        seen = state.hands[game, seat]
+        _plane(seen, out, row, at, 0)
+        if state.table[game] >= 0:
+            _plane(cat.cards[state.table[game]], out, row, at, 1)
         for k in range(4):
-            s = (seat + k) % 4
-            _plane(state.played[g, s], out, i, at[0], stride, 2 + k)
-            seen |= state.played[g, s]
-        _plane(np.uint64(DECK) & ~seen, out, i, at[0], stride, 6)
-        context(i, g, seat, state, c, at[1:5], out)
+            other = (seat + k) % 4
+            _plane(state.played[game, other], out, row, at, 2 + k)
+            seen |= state.played[game, other]
+        _plane(np.uint64(DECK) & ~seen, out, row, at, 6)
+        context(row, game, seat, state, cat, at, out)
         for k in range(3):  # n / 13 in float64, rounded once to float32, as numpy stores it
-            out[i, at[5] + k] = popcount(state.hands[g, (seat + 1 + k) % 4]) / 13
+            out[row, at.cards_left + k] = popcount(state.hands[game, (seat + 1 + k) % 4]) / 13
 
 
 @numba.njit(cache=True)
-def _plane(
-    mask: np.uint64, out: np.ndarray, row: int, start: int, stride: int, channel: int
-) -> None:
-    """Mark the cards of ``mask`` in ``channel``'s (suit, rank) plane (``stride`` ranks a row)."""
+def _plane(mask: np.uint64, out: np.ndarray, row: int, at: PlanesStarts, channel: int) -> None:
+    """Mark the cards of ``mask`` in ``channel``'s (suit, rank) plane."""
     while mask:
         low = mask & (~mask + np.uint64(1))
         card = lowest_card(low)
-        out[row, start + stride * (4 * channel + (card & 3)) + (card >> 2)] = 1.0
+        out[row, at.planes + at.stride * (4 * channel + (card & 3)) + (card >> 2)] = 1.0
         mask ^= low

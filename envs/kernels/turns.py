@@ -1,6 +1,6 @@
 """The turn rules of :class:`big2.game.Game`, compiled: dealing, moves, legal lists.
 
-A move is a catalog index, or -1 for PASS. The kernels read and write the arrays of
+A move is a catalog index, or :data:`PASS`. The kernels read and write the arrays of
 :class:`envs.engine.Games`, handed over as a :class:`GameArrays`, and read the catalog of
 its :class:`envs.engine.Tables` as a :class:`CatalogArrays` (numba takes named tuples).
 """
@@ -14,6 +14,12 @@ import numpy as np
 
 from envs.kernels.bits import popcount
 from envs.kernels.combos import enumerate_combos
+
+PASS = -1  # the move that passes (any other move is a catalog index)
+NO_MOVE = -2  # a row of legal moves past its count
+PAD = -1  # a row of legal actions past its count
+MUST_HOLD_3D = -1  # legal_ranges' low end on a contains_3d opening: only combos with 3D
+NO_TABLE = -1  # the table of a game whose table is empty
 
 
 class GameArrays(NamedTuple):
@@ -57,153 +63,161 @@ class CatalogArrays(NamedTuple):
 
 
 @numba.njit(cache=True)
-def deal(g, s, c):
-    """Start game ``g`` from the hands already in ``s.hands[g]``."""
-    s.played[g, :] = 0
-    s.kinds[g, :] = 0
-    s.table[g], s.table_seat[g], s.passes[g] = -1, -1, 0
-    s.locked[g], s.winner[g], s.n_moves[g] = 0, -1, 0
+def deal(game, state, cat):
+    """Start game ``game`` from the hands already in ``state.hands[game]``."""
+    state.played[game, :] = 0
+    state.kinds[game, :] = 0
+    state.table[game], state.table_seat[game], state.passes[game] = NO_TABLE, -1, 0
+    state.locked[game], state.winner[game], state.n_moves[game] = 0, -1, 0
     for seat in range(4):
-        s.n_combos[g, seat] = enumerate_combos(s.hands[g, seat], c, s.combos[g, seat])
-        if s.hands[g, seat] & np.uint64(1):
-            s.turn[g] = seat
-    s.opening[g] = c.opening == 0
-    if c.opening == 1:  # auto_3d: the rules play the 3D (catalog index 0) for its holder
-        play(g, 0, s, c)
+        hand, combos = state.hands[game, seat], state.combos[game, seat]
+        state.n_combos[game, seat] = enumerate_combos(hand, cat, combos)
+        if state.hands[game, seat] & np.uint64(1):
+            state.turn[game] = seat
+    state.opening[game] = cat.opening == 0
+    if cat.opening == 1:  # auto_3d: the rules play the 3D (catalog index 0) for its holder
+        play(game, 0, state, cat)
 
 
 @numba.njit(cache=True)
-def apply(slots, moves, s, c):
+def apply(slots, moves, state, cat):
     """Play ``moves[i]`` in game ``slots[i]``."""
     for i in range(slots.shape[0]):
-        play(slots[i], moves[i], s, c)
+        play(slots[i], moves[i], state, cat)
 
 
 @numba.njit(cache=True)
-def play(g, move, s, c):
-    """One move in game ``g``, as :meth:`big2.game.Game.play` makes it (already checked)."""
-    seat = s.turn[g]
-    i = s.n_moves[g]
-    s.log_seat[g, i], s.log_move[g, i], s.log_table[g, i] = seat, move, s.table[g]
-    s.n_moves[g] = i + 1
-    if move < 0:
-        s.passes[g] += 1
-        if c.pass_locks_out:
-            s.locked[g] |= 1 << seat
-        if s.passes[g] == 3:
-            s.table[g], s.turn[g], s.passes[g], s.locked[g] = -1, s.table_seat[g], 0, 0
+def play(game, move, state, cat):
+    """One move in game ``game``, as :meth:`big2.game.Game.play` makes it (already checked)."""
+    seat = state.turn[game]
+    i = state.n_moves[game]
+    state.log_seat[game, i] = seat
+    state.log_move[game, i] = move
+    state.log_table[game, i] = state.table[game]
+    state.n_moves[game] = i + 1
+    if move == PASS:
+        state.passes[game] += 1
+        if cat.pass_locks_out:
+            state.locked[game] |= 1 << seat
+        if state.passes[game] == 3:
+            state.table[game] = NO_TABLE  # three passes clear the table for its owner
+            state.turn[game] = state.table_seat[game]
+            state.passes[game], state.locked[game] = 0, 0
         else:
-            s.turn[g] = (seat + 1) % 4
+            state.turn[game] = (seat + 1) % 4
         return
-    taken = c.cards[move]
-    s.hands[g, seat] ^= taken
-    s.played[g, seat] |= taken
-    s.kinds[g, seat] |= 1 << c.ranking[move]
+    taken = cat.cards[move]
+    state.hands[game, seat] ^= taken
+    state.played[game, seat] |= taken
+    state.kinds[game, seat] |= 1 << cat.ranking[move]
     kept = 0
-    for j in range(s.n_combos[g, seat]):
-        combo = s.combos[g, seat, j]
-        if not c.cards[combo] & taken:
-            s.combos[g, seat, kept] = combo
+    for j in range(state.n_combos[game, seat]):
+        combo = state.combos[game, seat, j]
+        if not cat.cards[combo] & taken:
+            state.combos[game, seat, kept] = combo
             kept += 1
-    s.n_combos[g, seat] = kept
-    s.table[g], s.table_seat[g], s.passes[g], s.opening[g] = move, seat, 0, False
-    if s.hands[g, seat] == 0:
-        s.winner[g] = seat
+    state.n_combos[game, seat] = kept
+    state.table[game], state.table_seat[game] = move, seat
+    state.passes[game], state.opening[game] = 0, False
+    if state.hands[game, seat] == 0:
+        state.winner[game] = seat
     else:
-        s.turn[g] = (seat + 1) % 4
+        state.turn[game] = (seat + 1) % 4
 
 
 @numba.njit(cache=True)
-def legal_ranges(slots, s, c, lo, hi, may_pass, count):
+def legal_ranges(slots, state, cat, lo, hi, may_pass, count):
     """For game ``slots[i]``: the range of the acting seat's combos that may be played,
     whether it may pass, and the count, in row ``i`` of ``lo``, ``hi``, ``may_pass``, ``count``.
 
-    ``lo = -1`` marks the first play of a ``contains_3d`` game: the combos in ``[0, hi)``
+    ``lo = MUST_HOLD_3D`` marks the first play of a ``contains_3d`` game: the combos in ``[0, hi)``
     that hold 3D. Game over: no moves.
     """
     for i in range(slots.shape[0]):
-        g = slots[i]
-        seat = s.turn[g]
-        n = s.n_combos[g, seat]
+        game = slots[i]
+        seat = state.turn[game]
+        n = state.n_combos[game, seat]
         lo[i], hi[i], may_pass[i] = 0, 0, False
-        if s.winner[g] >= 0:
+        if state.winner[game] >= 0:
             count[i] = 0
-        elif s.table[g] < 0:
+        elif state.table[game] == NO_TABLE:
             hi[i] = n
-            if s.opening[g]:
-                lo[i] = -1
+            if state.opening[game]:
+                lo[i] = MUST_HOLD_3D
                 k = 0
                 for j in range(n):
-                    k += c.cards[s.combos[g, seat, j]] & np.uint64(1) != 0
+                    k += cat.cards[state.combos[game, seat, j]] & np.uint64(1) != 0
                 count[i] = k
             else:
                 count[i] = n
-        elif s.locked[g] >> seat & 1:
+        elif state.locked[game] >> seat & 1:
             may_pass[i] = True
             count[i] = 1
         else:
-            t = s.table[g]
-            row = s.combos[g, seat, :n]
-            lo[i] = np.searchsorted(row, c.beaten_from[t])
-            hi[i] = max(lo[i], np.searchsorted(row, c.size_end[c.size[t]]))
+            t = state.table[game]
+            row = state.combos[game, seat, :n]
+            lo[i] = np.searchsorted(row, cat.beaten_from[t])
+            hi[i] = max(lo[i], np.searchsorted(row, cat.size_end[cat.size[t]]))
             may_pass[i] = True
             count[i] = hi[i] - lo[i] + 1
 
 
 @numba.njit(cache=True)
-def fill_legal(slots, s, c, lo, hi, may_pass, hand_actions, pass_action, out_moves, out_actions):
+def fill_legal(
+    slots, state, cat, lo, hi, may_pass, hand_actions, pass_action, out_moves, out_actions
+):
     """Write the legal moves of game ``slots[i]`` (catalog index, -1 for PASS) and their
-    actions in row ``i``, padded with -2 (moves) and -1 (actions) past its count, in the
+    actions in row ``i``, padded with NO_MOVE (moves) and PAD (actions) past its count, in the
     order of :meth:`big2.game.Game.legal_moves`.
 
     ``hand_actions`` is empty for the catalog codec, where the action is the catalog
     index; for the hand codec it maps a 13-bit mask of hand positions to the action.
     """
     for i in range(slots.shape[0]):
-        g = slots[i]
-        seat = s.turn[g]
-        hand = s.hands[g, seat]
+        game = slots[i]
+        seat = state.turn[game]
+        hand = state.hands[game, seat]
         k = 0
         for j in range(max(lo[i], 0), hi[i]):
-            combo = s.combos[g, seat, j]
-            if lo[i] < 0 and not c.cards[combo] & np.uint64(1):
+            combo = state.combos[game, seat, j]
+            if lo[i] == MUST_HOLD_3D and not cat.cards[combo] & np.uint64(1):
                 continue
             out_moves[i, k] = combo
             if hand_actions.shape[0] == 0:
                 out_actions[i, k] = combo
             else:
-                out_actions[i, k] = _hand_action(hand, c.cards[combo], hand_actions)
+                out_actions[i, k] = _hand_action(hand, cat.cards[combo], hand_actions)
             k += 1
         if may_pass[i]:
-            out_moves[i, k] = -1
+            out_moves[i, k] = PASS
             out_actions[i, k] = pass_action
             k += 1
         for j in range(k, out_moves.shape[1]):
-            out_moves[i, j] = -2
-            out_actions[i, j] = -1
+            out_moves[i, j] = NO_MOVE
+            out_actions[i, j] = PAD
 
 
 @numba.njit(cache=True)
 def _hand_action(hand, move_cards, hand_actions):
     """The hand codec's action for ``move_cards``: positions in the sorted hand, as a mask."""
     positions = 0
-    for c in range(52):
-        if (move_cards >> np.uint64(c)) & np.uint64(1):
-            below = hand & ((np.uint64(1) << np.uint64(c)) - np.uint64(1))
+    for card in range(52):
+        if (move_cards >> np.uint64(card)) & np.uint64(1):
+            below = hand & ((np.uint64(1) << np.uint64(card)) - np.uint64(1))
             positions |= 1 << popcount(below)
     return hand_actions[positions]
 
 
 @numba.njit(cache=True)
 def find_actions(actions, legal_actions, counts, positions):
-    """For each game, the position of ``actions[g]`` among its legal actions; the first
+    """For each game, the position of ``actions[game]`` among its legal actions; the first
     game whose action is not legal (-1 when every action is)."""
-    for g in range(actions.shape[0]):
-        positions[g] = -1
-        for j in range(counts[g]):
-            if legal_actions[g, j] == actions[g]:
-                positions[g] = j
+    for game in range(actions.shape[0]):
+        positions[game] = -1
+        for j in range(counts[game]):
+            if legal_actions[game, j] == actions[game]:
+                positions[game] = j
                 break
-        if positions[g] < 0:
-            return g
+        if positions[game] < 0:
+            return game
     return -1
