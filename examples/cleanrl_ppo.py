@@ -33,7 +33,7 @@ class Args:
     observer: str = "card_counting"  # what the network sees
     games: int = 32  # games stepped together
     rollout: int = 64  # env steps per rollout
-    total_steps: int = 300_000  # learner decisions to train on
+    total_steps: int = 1_000_000  # learner decisions to train on
     lr: float = 3e-4  # Adam learning rate
     gamma: float = 0.99  # discount per decision of the seat
     gae_lambda: float = 0.95  # GAE's lambda
