@@ -31,9 +31,9 @@ from envs import codecs
 from envs.batch_observers import batch_encoder, view_of
 from envs.engine import Games
 from envs.kernels.turns import NO_MOVE, PAD, fill_legal, legal_ranges
+from observers.base import Observer
 
 __all__ = ["NO_MOVE", "PAD", "DecisionMaker", "Decisions", "Legal", "LegalFeatures", "pad_rows"]
-from observers.base import Observer
 
 # per legal move of a seat's view, a row of features: (view, legal moves) -> (K, F)
 LegalFeatures = Callable[[View, Sequence[HandRanking]], np.ndarray]
