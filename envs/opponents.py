@@ -5,7 +5,9 @@ opponents, each drawn from the env's ``opponents`` list for that game (an entry 
 list is a pool: one member is drawn for the game; an empty pool plays as ``random``).
 Opponents move in rounds: every game waiting on an opponent gets one move per round,
 grouped by kind so that each kind answers for all its games at once (``random`` and
-``greedy`` as numpy operations on the legal rows, one call of a
+``greedy`` as numpy operations on the legal rows, ``heuristic`` in one compiled call
+(:mod:`envs.compiled_heuristic`, checked move by move against ``HeuristicAgent``), one
+call of a
 :class:`~envs.vector.BatchPolicy` with a :class:`~envs.decisions.Decisions` record, or a
 :class:`big2.players.Agent` asked game by game), until every game is back at its
 learner's turn or over.
@@ -21,13 +23,15 @@ import numpy as np
 from big2.hand_ranking import PASS, catalog
 from big2.players import Agent, load_agent
 from envs.batch_observers import view_of
+from envs.compiled_heuristic import CompiledHeuristic
 from envs.decisions import DecisionMaker, Legal
 from envs.engine import Games
 
 if TYPE_CHECKING:
     from envs.vector import BatchPolicy
 
-COMPILED = ("random", "greedy")  # opponents that run on the legal rows, without a View
+# opponents that need no View: random and greedy on the legal rows, heuristic compiled
+COMPILED = ("random", "greedy", "heuristic")
 
 
 class Opponents:
@@ -50,6 +54,7 @@ class Opponents:
             for i, m in enumerate(self.mix)
             if isinstance(m, str) and m not in COMPILED
         }
+        self.heuristic = CompiledHeuristic()
         n = len(self.games.turn)
         self.kind = np.full((n, 4), -1, np.int64)  # index in mix; -1: learner
         self.member = np.full((n, 4), -1, np.int64)  # in a pool; -1: plays random
@@ -94,6 +99,8 @@ class Opponents:
             return moves[np.arange(len(slots)), self.rng.integers(counts)]
         if who == "greedy":
             return _greedy(moves, counts, self.games.table[slots] < 0, self.games)
+        if who == "heuristic":
+            return self.heuristic.choose(self.games, slots)
         if kind in self.agents:
             return self._ask(self.agents[kind], slots, legal)
         if not isinstance(who, list):
