@@ -30,10 +30,10 @@ from big2.hand_ranking import PASS, HandRanking, catalog
 from envs import codecs
 from envs.batch_observers import batch_encoder, view_of
 from envs.engine import Games
-from envs.kernels.turns import NO_MOVE, PAD, fill_legal, legal_ranges
+from envs.kernels.turns import PAD, fill_legal, legal_ranges
 from observers.base import Observer
 
-__all__ = ["NO_MOVE", "PAD", "DecisionMaker", "Decisions", "Legal", "LegalFeatures", "pad_rows"]
+__all__ = ["PAD", "DecisionMaker", "Decisions", "Legal", "LegalFeatures", "pad_rows"]
 
 # per legal move of a seat's view, a row of features: (view, legal moves) -> (K, F)
 LegalFeatures = Callable[[View, Sequence[HandRanking]], np.ndarray]
@@ -137,12 +137,17 @@ def pad_rows(a: np.ndarray, width: int, fill: float) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Legal:
-    """Legal moves of M games' acting seats: catalog moves (-1 PASS, then NO_MOVE),
+    """Legal moves of M games' acting seats: catalog moves (-1 PASS, then
+    :data:`envs.kernels.turns.NO_MOVE`),
     the codec's actions (then PAD), and the counts."""
 
     moves: np.ndarray
     actions: np.ndarray
     counts: np.ndarray
+
+    def take(self, rows: Any) -> Legal:
+        """The lists of ``rows`` only."""
+        return Legal(self.moves[rows], self.actions[rows], self.counts[rows])
 
 
 class DecisionMaker:
@@ -174,16 +179,15 @@ class DecisionMaker:
 
     def decisions(self, slots: np.ndarray, seats: np.ndarray, legal: Legal | None) -> Decisions:
         """The record of ``seats`` in ``slots``; ``legal`` holds their legal lists (rows of
-        :meth:`legal`), or None for seats that are not to move (no legal actions)."""
+        :meth:`legal`), or None for seats that are not to move (no legal actions, so no
+        features either)."""
         obs = self._encode(self.encode, self.observer, slots, seats)
         critic = None
         if self.encode_critic is not None:
             assert self.critic_observer is not None
             critic = self._encode(self.encode_critic, self.critic_observer, slots, seats)
         if legal is None:
-            n = len(slots)
-            legal = Legal(np.full((n, 1), NO_MOVE, np.int32), np.full((n, 1), PAD, np.int32),
-                          np.zeros(n, np.int64))  # fmt: skip
+            return Decisions(obs, np.full((len(slots), 1), PAD, np.int32), None, critic)
         features = None if self.legal_features is None else self.features(slots, seats, legal)
         return Decisions(obs, legal.actions.copy(), features, critic)
 

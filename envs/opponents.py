@@ -89,7 +89,7 @@ class Opponents:
             chosen = np.empty(len(slots), np.int64)
             for kind in np.unique(kinds).tolist():
                 rows = np.flatnonzero(kinds == kind)
-                chosen[rows] = self._moves(kind, slots[rows], _rows(legal, rows))
+                chosen[rows] = self._moves(kind, slots[rows], legal.take(rows))
             games.apply(slots, chosen)
 
     def _moves(self, kind: int, slots: np.ndarray, legal: Legal) -> np.ndarray:
@@ -114,7 +114,7 @@ class Opponents:
             if m < 0:
                 out[rows] = moves[rows, self.rng.integers(counts[rows])]
             else:
-                out[rows] = self._batch(who[m], slots[rows], _rows(legal, rows))
+                out[rows] = self._batch(who[m], slots[rows], legal.take(rows))
         return out
 
     def _batch(self, policy: BatchPolicy, slots: np.ndarray, legal: Legal) -> np.ndarray:
@@ -141,10 +141,6 @@ class Opponents:
                 raise ValueError(f"opponent {agent!r} chose {move}, not legal in slot {slot}")
             out[i] = -1 if move is PASS else move.index
         return out
-
-
-def _rows(legal: Legal, rows: np.ndarray) -> Legal:
-    return Legal(legal.moves[rows], legal.actions[rows], legal.counts[rows])
 
 
 def _check_mix(mix: Any) -> None:

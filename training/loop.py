@@ -104,6 +104,7 @@ class Run:
         self.cfg, self.run_dir, self.algorithm, self.state = cfg, run_dir, algorithm, state
         self.env = Shards(cfg, backend or Backend(), self._seed("deals"), cfg.shards)
         self.rollout = Rollout(self.env, algorithm.policy)  # dealt as each epoch starts
+        self.pooled: set[int] = set()  # the snapshots (by epoch) the shards hold
         # a resumed run drops what a crashed continuation logged after its checkpoint
         self.writer = SummaryWriter(str(run_dir / "tb"), purge_step=state.env_step + 1)
         self.best = max(epoch_scores(state.history, selection_key(cfg)).values(), default=-np.inf)
@@ -130,8 +131,11 @@ class Run:
         goes on exactly as the uninterrupted run does: the self-play pool's sampling,
         torch's and numpy's global generators (Tianshou's), DQN's exploration (the deals:
         :meth:`Rollout.restart`)."""
-        pool = [(self._seed("snapshot", s["epoch"]), s["weights"]) for s in self.state.snapshots]
+        pool = [(s["epoch"], self._seed("snapshot", s["epoch"]),
+                 None if s["epoch"] in self.pooled else s["weights"])  # weights once only
+                for s in self.state.snapshots]  # fmt: skip
         self.env.set_pool(pool)
+        self.pooled = {s["epoch"] for s in self.state.snapshots}
         seed = self._seed("globals")
         torch.manual_seed(seed)
         np.random.seed(seed)

@@ -191,6 +191,10 @@ class SnapshotPolicy:
     def __init__(self, net: MaskedActor, seed: int | Sequence[int]) -> None:
         self.net, self.rng = net, np.random.default_rng(seed)
 
+    def reseed(self, seed: int | Sequence[int]) -> None:
+        """Sample from a fresh generator seeded ``seed`` from now on."""
+        self.rng = np.random.default_rng(seed)
+
     def __call__(self, decisions: Decisions) -> np.ndarray:
         legal = decisions.legal
         with torch.no_grad():

@@ -39,7 +39,9 @@ from training.rollout import SnapshotPolicy
 
 PADDING = {"legal": PAD, "features": 0}  # keys whose axis 1 is the number of legal actions
 
-Snapshots = list[tuple[int, dict[str, Any]]]  # (generator seed, actor weights)
+# (the epoch it was taken after, its sampling seed, its actor weights: None when the
+# shards hold it already)
+Snapshots = list[tuple[int, int, dict[str, Any] | None]]
 
 
 class EnvShard:
@@ -58,16 +60,22 @@ class EnvShard:
         return self.env.step(actions)
 
     def set_pool(self, snapshots: Snapshots) -> None:
-        """Make the self-play pool these snapshots; ones already held keep their state."""
-        held = self.snapshots
-        self.snapshots = {seed: held.get(seed) or self._build(seed, w) for seed, w in snapshots}
+        """Make the self-play pool these snapshots, each sampling from its seed (each shard
+        its own stream); a snapshot already held keeps its network."""
+        held, self.snapshots = self.snapshots, {}
+        for taken, seed, weights in snapshots:
+            policy = held.get(taken) or self._build(weights)
+            policy.reseed([seed, self.index])
+            self.snapshots[taken] = policy
         self.pool[:] = list(self.snapshots.values())
 
-    def _build(self, seed: int, weights: dict[str, Any]) -> SnapshotPolicy:
+    def _build(self, weights: dict[str, Any] | None) -> SnapshotPolicy:
+        if weights is None:
+            raise ValueError("a snapshot this shard does not hold came without its weights")
         with torch.random.fork_rng():  # initialising a network draws from torch's generator
             net = make_actor(self.cfg)
         net.load_state_dict(weights)
-        return SnapshotPolicy(net.eval(), seed=[seed, self.index])  # each shard its own stream
+        return SnapshotPolicy(net.eval(), seed=0)  # reseeded by set_pool
 
 
 class Shards:
