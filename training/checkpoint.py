@@ -112,23 +112,21 @@ def agent_loader(name: str, rules: Rules) -> PolicyAgent | None:
     name or a checkpoint file as an agent; None for anything else, so another loader may
     serve it. A file is this loader's if it is a big2 checkpoint, or if its name ends in
     ``.pt`` (then a missing or unreadable file raises :class:`CheckpointError` saying why)."""
-    mine = name in SHIPPED or name.endswith(".pt")
-    if not mine and not (Path(name).is_file() and _is_checkpoint(Path(name))):
+    if name in SHIPPED or name.endswith(".pt"):
+        data = load(name)  # ours: a missing or broken file raises, saying why
+    elif Path(name).is_file():
+        try:
+            data = load(name)
+        except CheckpointError:
+            return None  # not a checkpoint: another loader's, perhaps
+    else:
         return None
-    agent = load_agent(name)
+    agent = _agent_of(data, _label(name))
     if agent.codec.rules != rules:
         raise CheckpointError(
             f"{name} was trained for the {agent.codec.rules.name} rules, not {rules.name}"
         )
     return agent
-
-
-def _is_checkpoint(path: Path) -> bool:
-    try:
-        load(path)
-    except CheckpointError:
-        return False
-    return True
 
 
 def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
@@ -142,10 +140,18 @@ def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
     >>> len(agent.scores(game.view(game.turn), game.legal_moves())) == len(game.legal_moves())
     True
     """
-    data = load(path)
+    return _agent_of(load(path), name or _label(path))
+
+
+def _label(path: Path | str) -> str:
+    """An agent's name in the arena: a shipped agent's name, or the file's stem."""
+    return str(path) if str(path) in SHIPPED else Path(path).stem
+
+
+def _agent_of(data: dict[str, Any], label: str) -> PolicyAgent:
+    """The arena agent of a loaded checkpoint, named ``label``."""
     cfg = data["config"]
     net = actor_from(data)
     rules = get_rules(cfg["rules"])
-    label = name or (str(path) if str(path) in SHIPPED else Path(path).stem)
     features = plan_features if net.uses_plan else None
     return PolicyAgent(NumpyLogits(net), cfg["observer"], cfg["actions"], rules, label, features)
