@@ -23,6 +23,7 @@ import numpy as np
 
 from big2.hand_ranking import Ranking
 from big2.rules import Rules
+from envs.decisions import Legal
 from envs.engine import MAX_COMBOS, Games, Tables
 from envs.kernels import heuristic
 from envs.kernels.combos import enumerate_combos
@@ -41,6 +42,16 @@ class CompiledHeuristic:
         out = np.empty(len(slots), np.int64)
         arrays = heuristic_arrays(games.tables.rules)
         heuristic.choose(slots, games.arrays, games.tables.arrays, arrays, out)
+        return out
+
+    def plan_features(self, games: Games, slots: np.ndarray, legal: Legal) -> np.ndarray:
+        """(len(slots), K, 4) int8: ``training.features.plan_features`` of the acting seat
+        of each game of ``slots``, one row per move of its ``legal`` list (zeros past it)."""
+        slots = np.ascontiguousarray(slots, dtype=np.int64)
+        out = np.zeros((*legal.moves.shape, heuristic.PLAN_FEATURES), np.int8)
+        heuristic.plan_features(slots, self.choose(games, slots), legal.moves,
+                                legal.counts, games.arrays, games.tables.arrays,
+                                heuristic_arrays(games.tables.rules), out)  # fmt: skip
         return out
 
     def __repr__(self) -> str:

@@ -35,7 +35,9 @@ from observers.base import Observer
 
 __all__ = ["PAD", "DecisionMaker", "Decisions", "Legal", "LegalFeatures", "pad_rows"]
 
-# per legal move of a seat's view, a row of features: (view, legal moves) -> (K, F)
+# per legal move of a seat's view, a row of features: (view, legal moves) -> (K, F). It may
+# also have ``batch(games, slots, legal) -> (M, K, F)``: the same rows for many games in one
+# compiled call, which DecisionMaker then uses (training.features.PLAN is such an object).
 LegalFeatures = Callable[[View, Sequence[HandRanking]], np.ndarray]
 
 
@@ -199,9 +201,12 @@ class DecisionMaker:
         return out
 
     def features(self, slots: np.ndarray, seats: np.ndarray, legal: Legal) -> np.ndarray:
-        """``legal_features`` of each row's legal moves, aligned with its legal row
-        (Python speed: a :class:`~big2.game.View` per row)."""
+        """``legal_features`` of each row's legal moves, aligned with its legal row: its
+        ``batch`` when it has one, else at Python speed, a :class:`~big2.game.View` per row."""
         assert self.legal_features is not None
+        batch = getattr(self.legal_features, "batch", None)
+        if batch is not None:
+            return np.asarray(batch(self.games, slots, legal))
         cat = catalog(self.games.tables.rules)
         rows = []
         for i, (slot, seat) in enumerate(zip(slots.tolist(), seats.tolist(), strict=True)):

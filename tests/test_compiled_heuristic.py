@@ -2,8 +2,10 @@
 
 Games run in the compiled engine and, move for move, in :class:`big2.game.Game` (the
 reference); at every position the compiled choice of the acting seat must be the move the
-Python agent makes on that seat's view and legal moves. Games are played by the heuristic
-itself, by random moves, and by a mix, under both rules presets.
+Python agent makes on that seat's view and legal moves, and the compiled plan features of
+its legal moves (:data:`training.features.PLAN`'s ``batch``) must be the rows that
+:func:`training.features.plan_features` computes from that view. Games are played by the
+heuristic itself, by random moves, and by a mix, under both rules presets.
 
 ``python -m tests.test_compiled_heuristic`` times both players on the same positions.
 """
@@ -17,6 +19,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+import observers
 from big2.board import Board
 from big2.cards import format_cards, parse_cards
 from big2.game import Game
@@ -24,8 +27,11 @@ from big2.hand_ranking import PASS, HandRanking, catalog, combinations_in
 from big2.players import heuristic
 from big2.players.heuristic import HeuristicAgent
 from big2.rules import CHARLESWORTH, STANDARD, Rules
+from envs import codecs
 from envs.compiled_heuristic import CompiledHeuristic, make_plan, plan_cost
+from envs.decisions import DecisionMaker
 from envs.engine import Games, Tables, reference_game
+from training.features import PLAN, plan_features
 
 RULES = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
 VARIANT = replace(CHARLESWORTH, name="variant", five_card_quads=True, flush_order="suit",
@@ -69,11 +75,13 @@ def play_lockstep(
         games.deal(g, Board(rules, seed=seed * 1_000_003 + g).hands)
     refs = [reference_game(games, g) for g in range(n_games)]
     agent, compiled, rng = HeuristicAgent(), CompiledHeuristic(), random.Random(seed)
+    maker = DecisionMaker(games, observers.make("simple", rules), codecs.make("catalog", rules))
     live, checked = np.arange(n_games), 0
     while live.size:
         start = time.perf_counter()
         got = compiled.choose(games, live)
         compiled_seconds, python_seconds = time.perf_counter() - start, 0.0
+        features = PLAN.batch(games, live, maker.legal(live))
         moves = np.empty_like(got)
         for i, g in enumerate(live.tolist()):
             game = refs[g]
@@ -83,6 +91,10 @@ def play_lockstep(
             python_seconds += time.perf_counter() - before  # act() only, not the view
             if got[i] != want.index:
                 pytest.fail(_describe(game, legal, int(got[i]), want))
+            rows = features[i, : len(legal)]
+            if not (rows == plan_features(view, legal)).all() or features[i, len(legal) :].any():
+                where = _describe(game, legal, int(got[i]), want)
+                pytest.fail(f"plan features {rows.tolist()} differ: {where}")
             move = rng.choice(legal) if rng.random() < explore else want
             game.play(move)
             moves[i] = move.index

@@ -25,7 +25,7 @@ import observers
 from envs.vector import Big2VectorEnv
 from training import checkpoint
 from training.config import SELF, Config
-from training.features import plan_features
+from training.features import PLAN
 from training.nets import (
     Critic,
     MaskedActor,
@@ -57,7 +57,7 @@ def make_env(cfg: Config, seed: int, pool: list[SnapshotPolicy] | None = None) -
     return Big2VectorEnv(
         cfg.envs * (4 if cfg.all_seats else 1), cfg.observer, cfg.actions, cfg.rules,
         opponents=mix, reward=cfg.reward, seed=seed, critic_observer=critic,
-        legal_features=plan_features if cfg.plan_features else None,
+        legal_features=PLAN if cfg.plan_features else None,
     )  # fmt: skip
 
 

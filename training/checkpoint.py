@@ -22,7 +22,7 @@ from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs.policy_agent import PolicyAgent
 from training.config import Config
-from training.features import plan_features
+from training.features import PLAN
 from training.nets import MaskedActor, NumpyLogits, QNet, make_actor
 
 FORMAT = "big2-checkpoint/1"
@@ -153,5 +153,5 @@ def _agent_of(data: dict[str, Any], label: str) -> PolicyAgent:
     cfg = data["config"]
     net = actor_from(data)
     rules = get_rules(cfg["rules"])
-    features = plan_features if net.uses_plan else None
+    features = PLAN if net.uses_plan else None
     return PolicyAgent(NumpyLogits(net), cfg["observer"], cfg["actions"], rules, label, features)

@@ -14,6 +14,12 @@ column per feature, as ``int8``:
 3. ``heuristic``: the play (or pass) is what :class:`big2.players.heuristic.HeuristicAgent`
    would choose.
 
+:func:`plan_features` is the readable reference, one view at a time; :data:`PLAN` is the
+object envs and agents take: called on a view it is :func:`plan_features`, and its
+``batch`` computes the same rows for many games of the compiled engine in one call
+(:meth:`envs.compiled_heuristic.CompiledHeuristic.plan_features`; the tests check the two
+agree on every position).
+
 Row 3 hands the learner the heuristic's advice as an input, not as a rule: training
 decides how far to follow it. All four come from the seat's own view, so an agent
 using them stays a fair player.
@@ -34,8 +40,13 @@ import numpy as np
 from big2.game import View
 from big2.hand_ranking import HandRanking
 from big2.players.heuristic import HeuristicAgent, is_control, make_plan, plan_cost
+from envs.compiled_heuristic import CompiledHeuristic
+from envs.decisions import Legal
+from envs.engine import Games
+from envs.kernels.heuristic import PLAN_FEATURES
 
-PLAN_FEATURES = 4
+__all__ = ["PLAN", "PLAN_FEATURES", "SCALE", "PlanFeatures", "plan_features"]
+
 SCALE = (0.25, 1.0, 1.0, 1.0)  # delta in half turns -> about [-0.5, 3]; flags as they are
 
 _HEURISTIC = HeuristicAgent()
@@ -58,3 +69,24 @@ def plan_features(view: View, legal_moves: Sequence[HandRanking]) -> np.ndarray:
             out[row, 2] = move in plan
         out[row, 3] = move == choice
     return out
+
+
+class PlanFeatures:
+    """:func:`plan_features` as an object: called per view (the reference), and ``batch``
+    for many games of the compiled engine at once (the env's fast path)."""
+
+    def __init__(self) -> None:
+        self.compiled = CompiledHeuristic()
+
+    def __call__(self, view: View, legal_moves: Sequence[HandRanking]) -> np.ndarray:
+        return plan_features(view, legal_moves)
+
+    def batch(self, games: Games, slots: np.ndarray, legal: Legal) -> np.ndarray:
+        """(len(slots), K, PLAN_FEATURES) int8, row j of game i for ``legal``'s move j."""
+        return self.compiled.plan_features(games, slots, legal)
+
+    def __repr__(self) -> str:
+        return "PlanFeatures()"
+
+
+PLAN = PlanFeatures()

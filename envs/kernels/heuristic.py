@@ -4,20 +4,21 @@ many games.
 The Python module stays the readable reference; each kernel below carries the name of
 the function it mirrors, so one maps to the other line by line:
 
-=================================  ==========================================
-:mod:`big2.players.heuristic`      here
-=================================  ==========================================
-``HeuristicAgent.act``             :func:`act` (and :func:`choose`, batched)
-``_plan`` / ``make_plan``          :func:`plan`
-``plan_cost``, ``_best_fives``     :func:`best_fives`
-``_rank_cost``, ``_by_rank``       :func:`rank_cost`, :func:`by_rank`
-``is_control``, ``_beatable``      :func:`is_control`, :func:`beatable`
-``_stronger_category``             :func:`stronger_category`
-``_weakest_of``                    ``HeuristicArrays.weakest`` (built once)
-``_opening``, ``_lead``            :func:`opening`, :func:`lead`
-``_follow``                        :func:`follow`
-``_fewest_opponent_cards``         :func:`fewest_opponent_cards`
-=================================  ==========================================
+====================================  ==========================================
+:mod:`big2.players.heuristic`         here
+====================================  ==========================================
+``HeuristicAgent.act``                :func:`act` (and :func:`choose`, batched)
+``_plan`` / ``make_plan``             :func:`plan`
+``plan_cost``, ``_best_fives``        :func:`best_fives`
+``_rank_cost``, ``_by_rank``          :func:`rank_cost`, :func:`by_rank`
+``is_control``, ``_beatable``         :func:`is_control`, :func:`beatable`
+``_stronger_category``                :func:`stronger_category`
+``_weakest_of``                       ``HeuristicArrays.weakest`` (built once)
+``_opening``, ``_lead``               :func:`opening`, :func:`lead`
+``_follow``                           :func:`follow`
+``_fewest_opponent_cards``            :func:`fewest_opponent_cards`
+``training.features.plan_features``   :func:`plan_features`
+====================================  ==========================================
 
 A hand's five-card hands are read from the engine's per-seat combo list (catalog order,
 so they are its last entries); those of a rest of the hand are the ones it still holds,
@@ -40,6 +41,7 @@ from envs.kernels.turns import MUST_HOLD_3D, NO_TABLE, PASS, legal_ranges
 
 TWO_RANK = N_RANKS - 1  # a combination holding a 2 is a control one
 PLAN_CAPACITY = 13  # a plan holds at most one combination per card
+PLAN_FEATURES = 4  # plan_features: delta, control, in plan, the heuristic's choice
 NO_FIVE = -1  # best_fives: no five-card hand taken out
 ALL_CARDS = np.uint64(DECK)
 NIBBLE = np.uint64(15)  # the four suits of one rank
@@ -378,3 +380,31 @@ def _longest(plays, cat):
         if cat.size[m] > cat.size[best]:
             best = m
     return best
+
+
+# ---------------------------------------------------------------------------- features
+
+
+@numba.njit(cache=True)
+def plan_features(slots, choice, moves, counts, state, cat, heur, out):
+    """``training.features.plan_features`` for the acting seat of game ``slots[i]``: row
+    ``out[i, j]`` describes legal move ``moves[i, j]`` (PASS or a catalog index; the first
+    ``counts[i]`` are legal) as (delta, control, in plan, the heuristic's ``choice[i]``)."""
+    parts = np.empty(PLAN_CAPACITY, np.int64)
+    for i in range(slots.shape[0]):
+        game = slots[i]
+        seat = state.turn[game]
+        hand = state.hands[game, seat]
+        fives = _fives_in_hand(game, seat, state, cat)
+        now = best_fives(hand, fives, cat, heur)[0]
+        n_parts = plan(hand, fives, cat, heur, parts)
+        unseen = _unseen(game, seat, state)
+        for j in range(counts[i]):
+            m = moves[i, j]
+            out[i, j, 3] = m == choice[i]
+            if m == PASS:
+                continue
+            rest = best_fives(hand & ~cat.cards[m], fives, cat, heur)[0]
+            out[i, j, 0] = max(-127, min(127, round(2 * (rest - now))))
+            out[i, j, 1] = is_control(m, unseen, cat, heur)
+            out[i, j, 2] = (parts[:n_parts] == m).any()  # ``move in plan``
