@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.vector
 	$(BIN)/python -m bench.faithful
 	$(BIN)/python -m bench.train
+	$(BIN)/python -m bench.heuristic
 	$(BIN)/python -m bench.search
 	$(BIN)/python -m bench.distributed
 

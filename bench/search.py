@@ -1,51 +1,54 @@
 """Search benchmark: ``python -m bench.search`` (part of ``make bench``).
 
-Prints heuristic rollouts per second (determinize a mid-game view, play it out with
-:class:`~big2.players.heuristic.HeuristicAgent` in all seats) and the seconds per game of the
-shipped agent with search (``trained+search``) against three heuristic players.
+Prints the milliseconds per decision of the shipped agent with search
+(``trained+search``, compiled rollouts) against three heuristic players, on one thread;
+rollouts per second are in ``python -m bench.heuristic``.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import time
+from collections.abc import Sequence
+from typing import Any
+
+import torch
 
 from big2.evaluation import evaluate
-from big2.game import Game, View
-from big2.players import HeuristicAgent, load_agent, play
-from big2.players.search import determinize
+from big2.game import View
+from big2.hand_ranking import HandRanking
+from big2.players import load_agent
 
 
-def rollouts_per_second(seconds: float, seed: int) -> float:
-    """Determinize-and-play-out rate from views 0-20 moves into heuristic games."""
-    rng, agent = random.Random(seed), HeuristicAgent()
-    views: list[View] = []
-    while len(views) < 200:
-        game = Game(seed=rng)
-        moves = rng.randrange(21)
-        play(game, agent, until=lambda g, n=moves: len(g.log.moves) == n)
-        if not game.is_over:
-            views.append(game.view(game.turn))
-    done, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        play(determinize(views[done % len(views)], rng), agent)
-        done += 1
-    return done / (time.perf_counter() - start)
+class Timed:
+    """An agent that times the decisions of another (the arena calls ``act`` and ``reset``)."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent, self.name = agent, agent.name
+        self.seconds, self.decisions = 0.0, 0
+
+    def reset(self, seed: int) -> None:
+        self.agent.reset(seed)
+
+    def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
+        start = time.perf_counter()
+        move = self.agent.act(view, legal_moves)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return move
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="rollout timing")
-    parser.add_argument("--deals", type=int, default=5, help="arena deals for the game timing")
+    parser.add_argument("--deals", type=int, default=10, help="arena deals (4 games each)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    print(f"heuristic rollouts/s: {rollouts_per_second(args.seconds, args.seed):,.0f}")
-    agent = load_agent("trained+search")
-    start = time.perf_counter()
-    result = evaluate([agent, "heuristic", "heuristic", "heuristic"], args.deals, args.seed)
-    per_game = (time.perf_counter() - start) / result.games
-    print(f"trained+search vs 3x heuristic: {per_game:.2f} s/game ({result.games} games, {agent})")
+    torch.set_num_threads(1)
+    agent = Timed(load_agent("trained+search"))
+    evaluate([agent, "heuristic", "heuristic", "heuristic"], args.deals, args.seed)
+    print(f"trained+search vs 3x heuristic, 1 thread: "
+          f"{1000 * agent.seconds / agent.decisions:.1f} ms/decision over {agent.decisions} "
+          f"decisions ({agent.agent})")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ its legal moves (:data:`training.features.PLAN`'s ``batch``) must be the rows th
 :func:`training.features.plan_features` computes from that view. Games are played by the
 heuristic itself, by random moves, and by a mix, under both rules presets.
 
-``python -m tests.test_compiled_heuristic`` times both players on the same positions.
+``python -m bench.heuristic`` times both players on the same positions.
 """
 
 from __future__ import annotations
@@ -160,18 +160,3 @@ def test_a_finished_game_passes():
     games.deal(0, Board(seed=3).hands)
     games.winner[0] = 0
     assert CompiledHeuristic().choose(games, np.array([0])).tolist() == [-1]
-
-
-def benchmark(n_games: int = 200, seed: int = 13) -> None:
-    """Decisions per second of both players on the same positions (after compiling)."""
-    play_lockstep(STANDARD, 2, seed=0, explore=MIXED)  # compile (or load the cache)
-    for rules in (STANDARD, CHARLESWORTH):
-        timer = Timer()
-        checked = play_lockstep(rules, n_games, seed, MIXED, timer)
-        print(f"{rules.name}: {checked} positions matched; compiled "
-              f"{timer.decisions / timer.compiled:,.0f} decisions/s, Python "
-              f"{timer.decisions / timer.python:,.0f} decisions/s")  # fmt: skip
-
-
-if __name__ == "__main__":
-    benchmark()

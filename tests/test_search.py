@@ -211,3 +211,15 @@ def test_act_makes_the_choice_of_scoring_every_move_on_every_deal(seed):
     scores = [r + 0.1 * lp for r, lp in zip(rates, log_probs, strict=True)]
     best = max(range(len(moves)), key=lambda i: (scores[i], -i))
     assert agent().act(view, legal) == moves[best]
+
+
+def test_under_a_free_opening_the_sampled_opener_holds_the_3d():
+    free = replace(STANDARD, name="free", opening="free")
+    game = Game(free, seed=4)
+    opener = game.turn
+    lead = next(m for m in game.legal_moves() if m and not m.cards & 1)  # keeps the 3D
+    game.play(lead)
+    view = game.view((opener + 1) % 4)
+    for seed in range(10):
+        sampled = determinize(view, random.Random(seed))  # replays the opener's lead
+        assert sampled.hands[opener] & 1 and sampled.view(view.seat) == view

@@ -1,13 +1,18 @@
 """Determinized search: try each candidate move on sampled deals, keep the one that wins most.
 
-A seat cannot see the other hands, so :func:`determinize` deals the cards it has not
+A seat cannot see the other hands, so :func:`sample_deal` deals the cards it has not
 seen at random to the other seats (each gets as many as it holds now, plus what it has
-played) and replays the public history on that deal: a whole :class:`Game` that agrees
-with everything the seat has seen. :class:`SearchAgent` (perfect-information Monte
-Carlo, as in GIB for bridge) plays every candidate move on the same sampled deals,
-finishes each game with a rollout agent in all four seats, and picks the candidate that
-won most often. Rollouts get shorter as the hands empty, so it samples more deals late
-in the game (where the choice decides most games) at about the same cost per decision:
+played), and :func:`determinize` replays the public history on that deal: a whole
+:class:`Game` that agrees with everything the seat has seen. :class:`SearchAgent`
+(perfect-information Monte Carlo, as in GIB for bridge) plays every candidate move on
+the same sampled deals, finishes each game with a rollout agent in all four seats, and
+picks the candidate that won most often. The rollouts are an object with
+``wins(view, deals, moves)``: :class:`AgentRollouts` plays them here, one game at a time
+(the readable reference); ``envs.rollouts.CompiledRollouts`` plays the heuristic's
+rollouts in the compiled engine, and agent specs use it.
+
+Rollouts get shorter as the hands empty, so it samples more deals late in the game
+(where the choice decides most games) at about the same cost per decision:
 ``determinizations`` deals at a full table, scaled by 52 / cards still held, at most
 ``max_determinizations``. With a ``prior`` (a trained policy's logits, say) the
 candidates are the prior's most likely moves and the score adds ``prior_weight`` times
@@ -28,9 +33,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from big2.board import N_SEATS, Board, Seed, make_rng
-from big2.cards import N_CARDS
+from big2.cards import N_CARDS, THREE_OF_DIAMONDS
 from big2.game import Game, View
 from big2.hand_ranking import HandRanking
 from big2.players.base import Agent, play
@@ -41,25 +47,23 @@ DETERMINIZATIONS = 32
 LATE_FACTOR = 4  # max_determinizations defaults to this many times determinizations
 CANDIDATES = 6
 PRIOR_WEIGHT = 0.0375
+ROUND = 8  # deals sampled and rolled out together before hopeless candidates are dropped
 
 # (view, legal moves) -> one score per move, higher is likelier (logits or log-probabilities)
 Prior = Callable[[View, Sequence[HandRanking]], Sequence[float]]
 
 
-def determinize(view: View, rng: random.Random) -> Game:
-    """A game consistent with ``view``: the unseen cards dealt at random, the history replayed.
+def sample_deal(view: View, rng: random.Random) -> tuple[int, ...]:
+    """Four starting hands consistent with ``view``: the unseen cards dealt at random.
 
     Each other seat gets ``view.cards_left[seat]`` unseen cards on top of the cards it
-    has played; the returned game is at the same point as ``view`` (same hands for the
-    seat, table, turn and history).
+    has played; the seat itself holds its hand and what it has played. The seat that
+    opened held the 3♦ (under a ``free`` opening it need not have played it).
 
     >>> game = Game(seed=1)
-    >>> for _ in range(6):
-    ...     game.play(game.legal_moves()[0])
-    >>> view = game.view(2)
-    >>> sampled = determinize(view, random.Random(0))
-    >>> sampled.hand(2) == game.hand(2), sampled.view(2).history == view.history
-    (True, True)
+    >>> view = game.view(0)
+    >>> sample_deal(view, random.Random(0))[0] == game.hand(0)
+    True
     """
     others = sum(n for seat, n in enumerate(view.cards_left) if seat != view.seat)
     if others != view.unseen.bit_count() or view.cards_left[view.seat] != view.hand.bit_count():
@@ -69,10 +73,73 @@ def determinize(view: View, rng: random.Random) -> Game:
         )
     fixed = {seat: view.played[seat] for seat in range(N_SEATS)}
     fixed[view.seat] |= view.hand
-    game = Game.from_board(Board(view.rules, rng, fixed))
+    if view.unseen & THREE_OF_DIAMONDS:
+        fixed[view.history[0].seat if view.history else view.turn] |= THREE_OF_DIAMONDS
+    return Board(view.rules, rng, fixed).hands
+
+
+def replay(view: View, deal: tuple[int, ...]) -> Game:
+    """The game dealt ``deal`` with ``view``'s public history replayed on it."""
+    game = Game.from_board(Board.from_hands(deal, view.rules))
     for entry in view.history[len(game.log.moves) :]:  # past the moves the rules make
         game.play(entry.move)
     return game
+
+
+def determinize(view: View, rng: random.Random) -> Game:
+    """A game consistent with ``view``: :func:`sample_deal`, then the history replayed.
+
+    The returned game is at the same point as ``view`` (same hands for the seat, table,
+    turn and history).
+
+    >>> game = Game(seed=1)
+    >>> for _ in range(6):
+    ...     game.play(game.legal_moves()[0])
+    >>> view = game.view(2)
+    >>> sampled = determinize(view, random.Random(0))
+    >>> sampled.hand(2) == game.hand(2), sampled.view(2).history == view.history
+    (True, True)
+    """
+    return replay(view, sample_deal(view, rng))
+
+
+class Rollouts(Protocol):
+    """Plays sampled deals out after each candidate move (what search is built on)."""
+
+    def wins(
+        self, view: View, deals: Sequence[tuple[int, ...]], moves: Sequence[HandRanking]
+    ) -> list[int]:
+        """How many of ``deals`` (from :func:`sample_deal`) ``view.seat`` wins after each of
+        ``moves``, the game replayed to ``view`` and finished by the rollout players."""
+        ...
+
+
+class AgentRollouts:
+    """Rollouts with ``agent`` in all four seats, one game at a time (the reference).
+
+    >>> game = Game(seed=3)
+    >>> view, rng = game.view(game.turn), random.Random(0)
+    >>> AgentRollouts(HeuristicAgent()).wins(view, [sample_deal(view, rng)], game.legal_moves()[:2])
+    [0, 0]
+    """
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    def wins(
+        self, view: View, deals: Sequence[tuple[int, ...]], moves: Sequence[HandRanking]
+    ) -> list[int]:
+        out = [0] * len(moves)
+        for deal in deals:
+            sampled = replay(view, deal)
+            for i, move in enumerate(moves):
+                game = sampled.copy()
+                game.play(move)
+                out[i] += play(game, self.agent).winner == view.seat
+        return out
+
+    def __repr__(self) -> str:
+        return f"AgentRollouts({self.agent!r})"
 
 
 class SearchAgent:
@@ -84,6 +151,9 @@ class SearchAgent:
         rollout: plays every seat after the candidate move; deterministic agents make
             the comparison fairest (all candidates see the same deals and replies).
             Default :class:`~big2.players.heuristic.HeuristicAgent`.
+        rollouts: what plays the deals out; default ``AgentRollouts(rollout)``. Give
+            ``envs.rollouts.CompiledRollouts()`` (the heuristic's rollouts, compiled) for
+            speed: the same wins, so the same choices.
         determinizations: deals sampled per decision at a full table (52 cards held).
         max_determinizations: the most deals per decision, late in the game (default
             4 x ``determinizations``); equal to ``determinizations``, every decision
@@ -100,6 +170,7 @@ class SearchAgent:
         prior: Prior | None = None,
         *,
         rollout: Agent | None = None,
+        rollouts: Rollouts | None = None,
         determinizations: int = DETERMINIZATIONS,
         max_determinizations: int | None = None,
         candidates: int = CANDIDATES,
@@ -120,6 +191,7 @@ class SearchAgent:
         if not (isinstance(prior_weight, (int, float)) and 0 <= prior_weight < math.inf):
             raise ValueError(f"prior_weight must be a finite number >= 0, got {prior_weight!r}")
         self.prior, self.rollout = prior, rollout or HeuristicAgent()
+        self.rollouts = rollouts or AgentRollouts(self.rollout)
         self.determinizations, self.candidates = determinizations, candidates
         self.max_determinizations = max_determinizations
         self.prior_weight, self.name = float(prior_weight), name
@@ -143,21 +215,22 @@ class SearchAgent:
     def _pick(self, view: View, moves: Sequence[HandRanking], log_probs: Sequence[float]) -> int:
         """The index of the best score (win rate + prior term; ties: the likeliest move).
 
-        The same choice as scoring every move on every deal, but a move is dropped as
-        soon as it could not catch the leader even by winning all the remaining deals.
+        The same choice as scoring every move on every deal, but after each round of
+        ``ROUND`` deals a move is dropped once it could not catch the leader even by
+        winning all the remaining deals.
         """
         n = self.deals(view)
         bonus = [n * self.prior_weight * lp for lp in log_probs]  # the prior, in deals won
         wins = [0] * len(moves)
-        alive = list(range(len(moves)))
-        for done in range(1, n + 1):
-            sampled = determinize(view, self.rng)
-            for i in alive:
-                wins[i] += self._wins(sampled, moves[i], view.seat)
+        alive, done = list(range(len(moves))), 0
+        while done < n and len(alive) > 1:
+            deals = [sample_deal(view, self.rng) for _ in range(min(ROUND, n - done))]
+            won = self.rollouts.wins(view, deals, [moves[i] for i in alive])
+            for i, w in zip(alive, won, strict=True):
+                wins[i] += w
+            done += len(deals)
             lead = max(wins[i] + bonus[i] for i in alive)
             alive = [i for i in alive if wins[i] + bonus[i] + (n - done) >= lead - 1e-9]
-            if len(alive) == 1:
-                break
         return max(alive, key=lambda i: (wins[i] + bonus[i], -i))
 
     def deals(self, view: View) -> int:
@@ -174,18 +247,8 @@ class SearchAgent:
     def win_rates(self, view: View, moves: Sequence[HandRanking]) -> list[float]:
         """The share of sampled deals each of ``moves`` (legal now) goes on to win."""
         n = self.deals(view)
-        wins = [0] * len(moves)
-        for _ in range(n):
-            sampled = determinize(view, self.rng)
-            for i, move in enumerate(moves):
-                wins[i] += self._wins(sampled, move, view.seat)
-        return [w / n for w in wins]
-
-    def _wins(self, sampled: Game, move: HandRanking, seat: int) -> bool:
-        """Whether ``seat`` wins after ``move`` on a copy of ``sampled``, rollouts after."""
-        game = sampled.copy()
-        game.play(move)
-        return play(game, self.rollout).winner == seat
+        deals = [sample_deal(view, self.rng) for _ in range(n)]
+        return [w / n for w in self.rollouts.wins(view, deals, moves)]
 
     def _candidates(
         self, view: View, legal_moves: Sequence[HandRanking]
@@ -210,5 +273,5 @@ class SearchAgent:
         return (
             f"SearchAgent(name={self.name!r}, determinizations={self.determinizations}, "
             f"max_determinizations={self.max_determinizations}, candidates={self.candidates}, "
-            f"prior_weight={self.prior_weight})"
+            f"prior_weight={self.prior_weight}, rollouts={self.rollouts!r})"
         )

@@ -29,6 +29,11 @@ raises ``ValueError`` only for what is its kind but broken); an agent used with
 ``+search`` must also have ``scores(view, legal_moves)`` (one score per move, higher is
 likelier).
 
+Search rollouts come the same way, from the ``big2.rollouts`` entry-point group:
+``envs`` registers its compiled heuristic rollouts (``envs.rollouts:CompiledRollouts``),
+which ``search`` and ``NAME+search`` use; without it they play the Python heuristic
+(:class:`~big2.players.search.AgentRollouts`), which chooses the same moves, slower.
+
 >>> load_agent("big2.players.baselines:GreedyAgent")
 GreedyAgent()
 """
@@ -48,7 +53,7 @@ from typing import Any
 from big2.players.base import Agent
 from big2.players.baselines import GreedyAgent, RandomAgent
 from big2.players.heuristic import HeuristicAgent
-from big2.players.search import Prior, SearchAgent
+from big2.players.search import Prior, Rollouts, SearchAgent
 from big2.rules import STANDARD, Rules
 
 SEARCH = "+search"
@@ -123,7 +128,8 @@ def load_agent(spec: str | AgentSpec, rules: Rules = STANDARD, **search: Any) ->
     if spec.name == "random":
         return RandomAgent(spec.seed)
     if spec.name == "search":  # seed 0 by default, so 'search' alone is reproducible
-        return SearchAgent(seed=0 if spec.seed is None else spec.seed, **search)
+        seed = 0 if spec.seed is None else spec.seed
+        return SearchAgent(seed=seed, **{"rollouts": installed_rollouts(), **search})
     if spec.name in DETERMINISTIC:
         return DETERMINISTIC[spec.name]()
     if _OBJECT.match(spec.name):
@@ -139,9 +145,18 @@ def load_agent(spec: str | AgentSpec, rules: Rules = STANDARD, **search: Any) ->
     prior: Prior | None = getattr(policy, "scores", None)
     if prior is None:
         raise ValueError(f"agent spec {spec}: {spec.name} has no scores() to guide search")
-    options = {"seed": 0 if spec.seed is None else spec.seed, **search}
+    options = {"seed": 0 if spec.seed is None else spec.seed, "rollouts": installed_rollouts(),
+               **search}  # fmt: skip
     name = getattr(policy, "name", spec.name) + SEARCH
     return SearchAgent(prior, name=name, **options)
+
+
+def installed_rollouts() -> Rollouts | None:
+    """The first rollouts registered under ``big2.rollouts`` (an instance), or None."""
+    for entry in entry_points(group="big2.rollouts"):
+        rollouts: Rollouts = entry.load()()
+        return rollouts
+    return None
 
 
 def _from_object(name: str, rules: Rules, seed: int | None) -> Agent:
