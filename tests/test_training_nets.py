@@ -17,6 +17,7 @@ from training.nets import (
     NumpyLogits,
     action_features,
     legal_distribution,
+    pooled,
     rest_features,
     trim,
 )
@@ -120,3 +121,24 @@ def test_the_planes_cnn_sees_where_cards_are():
     a, b = torch.zeros(1, observer.size), torch.zeros(1, observer.size)
     a[0, 0], b[0, 5] = 1.0, 1.0  # one card in the hand plane, at different places
     assert not torch.allclose(body(a), body(b))
+
+
+def test_with_context_a_move_is_scored_knowing_the_other_legal_moves():
+    codec = codecs.make("catalog")
+    torch.manual_seed(0)
+    actor = MaskedActor(observers.make("simple"), codec.n, (16,), action_features(codec), "mlp",
+                        context=True)  # fmt: skip
+    obs = np.random.default_rng(0).random((1, 161), dtype=np.float32).repeat(3, axis=0)
+    legal = np.array([[0, 5, -1], [0, 9, 12], [0, 5, -1]])
+    scores = actor.scores(obs, legal)
+    assert scores[0, 0] != scores[1, 0]  # the same move beside other moves scores otherwise
+    assert scores[0].tolist() == pytest.approx(scores[2].tolist(), abs=1e-6)
+    assert scores[0, 2] == ILLEGAL
+    plain = MaskedActor(observers.make("simple"), codec.n, (16,), action_features(codec), "mlp")
+    assert plain.scorer is not None and plain.scorer.context is None
+
+
+def test_pooling_takes_the_mean_and_maximum_of_each_row():
+    items = torch.tensor([[1.0, -2.0], [3.0, -4.0], [5.0, 6.0]])
+    out = pooled(items, torch.tensor([0, 0, 1]), 2)
+    assert out.tolist() == [[2.0, -3.0, 3.0, -2.0], [5.0, 6.0, 5.0, 6.0]]

@@ -29,7 +29,8 @@ FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
 SHIPPED = {"trained": "trained.pt"}  # the agents shipped in training/agents, by name
 # config keys added after the first checkpoints, with the value older runs used
-LATER_KEYS = {"action_head": "dot", "action_rest": False, "plan_features": False}
+LATER_KEYS = {"action_head": "dot", "action_rest": False, "plan_features": False,
+              "action_context": False}  # fmt: skip
 
 
 def setting(cfg: dict[str, Any], key: str) -> Any:

@@ -120,6 +120,10 @@ class Config:
                               choices=ACTION_HEADS)  # fmt: skip
     action_rest: bool = option(True, "network", "score actions with features of what they "
                                "leave in the hand")  # fmt: skip
+    action_context: bool = option(
+        False, "network", "the state embedding also reads the pooled set of legal moves "
+        "(needs --actions catalog)",
+    )  # fmt: skip
     plan_features: bool = option(
         False, "network", "score actions with the heuristic planner's view of them too "
         "(needs --actions catalog)",
@@ -178,8 +182,10 @@ class Config:
         get_rules(self.rules)
         codecs.make(self.actions, get_rules(self.rules))
         self._check_opponents()
-        if self.plan_features and self.actions != "catalog":
-            raise ValueError(f"--plan-features needs --actions catalog, not {self.actions!r}")
+        for flag in ("plan_features", "action_context"):
+            if getattr(self, flag) and self.actions != "catalog":
+                raise ValueError(f"--{flag.replace('_', '-')} needs --actions catalog, "
+                                 f"not {self.actions!r}")  # fmt: skip
         cheats = observers.make(self.observer, self.rules).perfect_information
         if cheats and not self.upper_bound:
             raise ValueError(

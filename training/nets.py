@@ -92,6 +92,10 @@ class ActionScorer(nn.Module):
     (its 52 cards, its category, a pass flag; optionally what it leaves in the hand and
     the planner's view of it) and similar combinations share what is learned. Work grows
     with the number of legal actions, not with 17,859.
+
+    With ``context`` the state embedding also reads the set of legal moves: the mean and
+    the maximum of their embeddings (a DeepSets pooling), so a move is scored knowing
+    what else could be played instead.
     """
 
     def __init__(
@@ -102,6 +106,7 @@ class ActionScorer(nn.Module):
         head: str = "dot",
         hand: HandReader | None = None,
         plan: bool = False,
+        context: bool = False,
     ) -> None:
         super().__init__()
         if head not in ACTION_HEADS:
@@ -119,6 +124,7 @@ class ActionScorer(nn.Module):
         self.action = nn.Sequential(nn.Linear(n_features, embed), nn.ReLU(),
                                     nn.Linear(embed, embed))  # fmt: skip
         self.bias = nn.Linear(n_features, 1)
+        self.context = nn.Linear(2 * embed, embed) if context else None
         # "mlp": score = MLP([state embedding, action embedding]); "dot": their dot product
         self.joint = (
             nn.Sequential(nn.Linear(2 * embed, embed), nn.ReLU(), nn.Linear(embed, 1))
@@ -139,7 +145,10 @@ class ActionScorer(nn.Module):
             picked = to_tensor(np.asarray(plan)[:, : legal.shape[1]], f.device)[rows, slots]
             scale: torch.Tensor = self.plan_scale  # type: ignore[assignment]
             f = torch.cat([f, picked * scale], -1)
-        state, action = self.state(hidden)[rows], self.action(f)
+        state, action = self.state(hidden), self.action(f)
+        if self.context is not None:
+            state = state + self.context(pooled(action, rows, len(legal)))
+        state = state[rows]
         if self.joint is not None:
             scores = self.joint(torch.cat([state, action], -1)).squeeze(-1)
         else:
@@ -147,6 +156,21 @@ class ActionScorer(nn.Module):
         out = torch.full(legal.shape, ILLEGAL, dtype=scores.dtype, device=scores.device)
         out[rows, slots] = scores
         return out
+
+
+def pooled(items: torch.Tensor, rows: torch.Tensor, n_rows: int) -> torch.Tensor:
+    """(n_rows, 2E): the mean and the maximum of the (N, E) ``items`` of each row
+    (``rows[i]`` is item i's row; every row has at least one item).
+
+    >>> pooled(torch.tensor([[1.0], [3.0], [5.0]]), torch.tensor([0, 0, 1]), 2).tolist()
+    [[2.0, 3.0], [5.0, 5.0]]
+    """
+    width = items.shape[1]
+    index = rows.unsqueeze(1).expand(-1, width)
+    total = items.new_zeros(n_rows, width).index_add_(0, rows, items)
+    count = items.new_zeros(n_rows).index_add_(0, rows, items.new_ones(len(rows)))
+    top = items.new_full((n_rows, width), -torch.inf).scatter_reduce_(0, index, items, "amax")
+    return torch.cat([total / count.unsqueeze(1), top], 1)
 
 
 class MaskedActor(nn.Module):
@@ -168,6 +192,7 @@ class MaskedActor(nn.Module):
         head: str = "dot",
         rest: bool = False,
         plan: bool = False,
+        context: bool = False,
     ) -> None:
         super().__init__()
         if plan and features is None:
@@ -179,11 +204,10 @@ class MaskedActor(nn.Module):
             hand = HandReader(observer) if rest else None
         else:
             self.body, hand = mlp([observer, *hidden]), None
-        self.scorer = (
-            None
-            if features is None
-            else ActionScorer(features, hidden[-1], head=head, hand=hand, plan=plan)
-        )
+        self.scorer = None
+        if features is not None:
+            self.scorer = ActionScorer(features, hidden[-1], head=head, hand=hand, plan=plan,
+                                       context=context)  # fmt: skip
         self.head = nn.Linear(hidden[-1], n_actions) if features is None else None
 
     @property
@@ -296,4 +320,4 @@ def make_actor(cfg: Config, kind: type[MaskedActor] = MaskedActor) -> MaskedActo
     codec = codecs.make(cfg.actions, get_rules(cfg.rules))
     return kind(observers.make(cfg.observer, cfg.rules), codec.n, cfg.hidden,
                 action_features(codec), cfg.action_head, cfg.action_rest,
-                cfg.plan_features)  # fmt: skip
+                cfg.plan_features, cfg.action_context)  # fmt: skip
