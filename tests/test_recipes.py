@@ -1,0 +1,65 @@
+"""training.recipes: each recipe runs its first minute at a tiny budget and yields an agent
+that loads and plays; a recipe cut by --max-minutes continues to the same weights."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from big2.game import Game
+from big2.players import load_agent, play
+from big2.rules import get as get_rules
+from training import recipes
+from training.recipes import RECIPES, run_recipe
+
+TINY = 0.0005  # every stage at its minimum: 4,096 decisions, one epoch
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(RECIPES))
+def test_each_recipe_trains_evaluates_and_exports_an_agent_that_plays(name, tmp_path):
+    recipe = RECIPES[name].scaled(TINY)
+    report = run_recipe(recipe, tmp_path / "run", export=tmp_path / "agent.pt")
+    assert report is not None and report["seed"] == recipes.REPORT_SEED
+    assert [r["opponent"] for r in report["results"]] == list(recipes.REPORT_OPPONENTS)
+    assert json.loads((tmp_path / "run" / "report.json").read_text())["recipe"] == name
+    rules = get_rules(recipe.rules)
+    agent = load_agent(str(tmp_path / "agent.pt"), rules)
+    game = play(Game(rules, seed=1), agent)
+    assert game.is_over
+    # every stage after the first started from the one before
+    configs = [recipe.config(k, tmp_path / "run") for k in range(len(recipe.stages))]
+    assert configs[0].init == "" and all(c.init.endswith("best.pt") for c in configs[1:])
+
+
+@pytest.mark.slow
+def test_a_recipe_cut_short_continues_to_the_same_weights(tmp_path):
+    recipe = RECIPES["trained"].scaled(TINY)
+    whole = run_recipe(recipe, tmp_path / "whole", export=tmp_path / "whole.pt")
+    cut = run_recipe(recipe, tmp_path / "cut", max_minutes=1e-4, export=tmp_path / "cut.pt")
+    assert whole is not None and cut is None and not (tmp_path / "cut.pt").exists()
+    first = recipes.stage_dir(tmp_path / "cut", recipe, 0) / "latest.pt"
+    stamp = first.stat().st_mtime_ns
+    again = run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt")
+    assert again is not None and first.stat().st_mtime_ns == stamp  # stage 1 was not rerun
+    a, b = (torch.load(tmp_path / f, weights_only=True)["state"] for f in ("whole.pt", "cut.pt"))
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert again["results"] == whole["results"]
+
+
+def test_scaling_keeps_every_stage_at_least_the_minimum():
+    for recipe in RECIPES.values():
+        small = recipe.scaled(1e-9)
+        assert all(s.settings["steps"] == recipes.MIN_STEPS for s in small.stages)
+        assert small.report_deals < recipe.report_deals
+        for k in range(len(small.stages)):
+            small.config(k, Path("runs/x")).check()  # every stage's settings are valid
+
+
+def test_the_command_refuses_a_bad_scale(capsys):
+    with pytest.raises(SystemExit):
+        recipes.main(["trained", "--scale", "0"])
+    assert "--scale must be in (0, 1]" in capsys.readouterr().err
