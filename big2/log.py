@@ -1,5 +1,9 @@
 """Game logs: the deal, the rules and every move, as a value that round-trips through JSON.
 
+A log may also hold, for some moves, what the agent that made it weighed (a
+:class:`Thought`: its top candidates with probabilities, and its value estimate where it
+has one); logs written before thoughts existed load with none.
+
 >>> from big2.game import Game
 >>> game = Game(seed=3)
 >>> game.play(game.legal_moves()[0])
@@ -81,23 +85,62 @@ class History(Sequence[LogEntry]):
         return f"History({self._moves[: self._length]!r})"
 
 
+class Candidate(NamedTuple):
+    """A move an agent weighed: how likely it was to play it, and (a search) the share of
+    sampled games it went on to win after it."""
+
+    move: HandRanking
+    probability: float
+    win_rate: float | None = None
+
+
+class Thought(NamedTuple):
+    """What an agent weighed before a move: its likeliest candidates, best first, and its
+    estimate of its chance to win (None when it has none)."""
+
+    candidates: tuple[Candidate, ...]
+    value: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"candidates": [{"move", "probability", "win_rate"}...], "value"}``."""
+        rows = [{"move": str(c.move), "probability": c.probability, "win_rate": c.win_rate}
+                for c in self.candidates]  # fmt: skip
+        return {"candidates": rows, "value": self.value}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], rules: Rules) -> Thought:
+        """Read :meth:`to_dict`'s output; anything malformed raises ValueError."""
+        rows = data["candidates"]
+        if not isinstance(rows, list):
+            raise ValueError("a thought's candidates must be a list")
+        candidates = tuple(_candidate(r, rules) for r in rows)
+        return cls(candidates, _number(data.get("value")))
+
+
 @dataclass
 class GameLog:
-    """The rules, the four dealt hands (masks) and the moves in order."""
+    """The rules, the four dealt hands (masks), the moves in order, and what agents
+    thought before some of them (``thoughts``: move number -> :class:`Thought`)."""
 
     rules: Rules
     deal: tuple[int, ...]
     moves: list[LogEntry] = field(default_factory=list)
+    thoughts: dict[int, Thought] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: cards as text, moves as ``{"seat", "move", "table"}``."""
+        """A JSON-ready dict: cards as text, moves as ``{"seat", "move", "table"}`` and a
+        ``"thought"`` where the log has one."""
+        moves = []
+        for number, e in enumerate(self.moves):
+            row: dict[str, Any] = {"seat": e.seat, "move": str(e.move), "table": _text(e.table)}
+            if number in self.thoughts:
+                row["thought"] = self.thoughts[number].to_dict()
+            moves.append(row)
         return {
             "format": FORMAT,
             "rules": asdict(self.rules),
             "deal": [C.format_cards(h) for h in self.deal],
-            "moves": [
-                {"seat": e.seat, "move": str(e.move), "table": _text(e.table)} for e in self.moves
-            ],
+            "moves": moves,
         }
 
     def to_json(self, indent: int | None = None) -> str:
@@ -112,12 +155,15 @@ class GameLog:
                 raise ValueError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
             rules = _rules_from(data["rules"])
             deal = tuple(C.parse_cards(h) for h in data["deal"])
-            moves = [_entry_from(m, rules) for m in data["moves"]]
+            rows = data["moves"]
+            moves = [_entry_from(m, rules) for m in rows]
+            thoughts = {n: Thought.from_dict(m["thought"], rules)
+                        for n, m in enumerate(rows) if m.get("thought") is not None}  # fmt: skip
         except KeyError as e:
             raise ValueError(f"corrupt game log: missing field {e.args[0]!r}") from None
         except (TypeError, ValueError, AttributeError) as e:
             raise ValueError(f"corrupt game log: {e}") from None
-        return cls(rules, deal, moves)
+        return cls(rules, deal, moves, thoughts)
 
     @classmethod
     def from_json(cls, text: str) -> GameLog:
@@ -133,6 +179,23 @@ class GameLog:
 
 def _text(move: HandRanking | None) -> str | None:
     return None if move is None else str(move)
+
+
+def _candidate(row: dict[str, Any], rules: Rules) -> Candidate:
+    move = HandRanking.from_str(row["move"], rules)
+    probability = _number(row["probability"])
+    if probability is None:
+        raise ValueError("a candidate needs a probability")
+    return Candidate(move, probability, _number(row.get("win_rate")))
+
+
+def _number(value: Any) -> float | None:
+    """A finite number or None (JSON has no infinities); anything else raises ValueError."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise ValueError(f"expected a number, got {value!r}")
+    return float(value)
 
 
 def _rules_from(data: dict[str, Any]) -> Rules:

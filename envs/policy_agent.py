@@ -26,12 +26,14 @@ import observers
 from big2.board import Seed, make_rng
 from big2.game import Game, View
 from big2.hand_ranking import HandRanking
+from big2.log import Candidate, Thought
 from big2.rules import STANDARD, Rules
 from envs import codecs
 from envs.codecs import ActionCodec
 from observers.base import Observer
 
 Policy = Callable[..., Any]  # (observation, mask[, features]) -> action index or logits
+THOUGHT_SIZE = 5  # candidates kept in a move's thought (big2.log.Thought)
 # extra input for the policy, one row per legal move (in legal-move order), from what the
 # seat sees: (view, legal moves) -> (len(legal moves), F)
 ActionFeatures = Callable[[View, Sequence[HandRanking]], np.ndarray]
@@ -82,6 +84,7 @@ class PolicyAgent:
         self.codec = codecs.make(actions, rules) if isinstance(actions, str) else actions
         self.policy, self.name, self.features = policy, name, features
         self.sample, self.rng = sample, make_rng(seed)
+        self.last_thought: Thought | None = None  # what the last act weighed (big2.log)
 
     def show(self, game: Game) -> None:
         """Let a cheating agent (``cheat=True``) see ``game`` for its next move."""
@@ -102,6 +105,7 @@ class PolicyAgent:
         return obs, mask, self.features(view, legal_moves)
 
     def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
+        self.last_thought = None
         inputs = self.inputs(view, legal_moves)
         out = np.asarray(self.policy(*inputs))
         if not out.ndim and self.sample:
@@ -110,7 +114,19 @@ class PolicyAgent:
         move = self.codec.decode(action, view.hand)
         if move not in legal_moves:
             raise ValueError(f"policy {self.name!r} chose action {action} ({move}), not legal now")
+        if out.ndim:
+            self.last_thought = self._thought(out, view, legal_moves)
         return move
+
+    def _thought(
+        self, logits: np.ndarray, view: View, legal_moves: Sequence[HandRanking]
+    ) -> Thought:
+        """The likeliest legal moves under the policy's softmax (:data:`THOUGHT_SIZE`)."""
+        scores = np.array([logits[self.codec.encode(m, view.hand)] for m in legal_moves])
+        weights = np.exp(scores - scores.max())
+        probabilities = weights / weights.sum()
+        top = np.argsort(-probabilities, kind="stable")[:THOUGHT_SIZE]
+        return Thought(tuple(Candidate(legal_moves[i], float(probabilities[i])) for i in top))
 
     def scores(self, view: View, legal_moves: Sequence[HandRanking]) -> list[float]:
         """The policy's logit of each legal move, in order (a prior for search)."""

@@ -44,7 +44,9 @@ def play(
     ``agents`` is one agent per seat (``agents[seat]``), or one agent for every seat.
     ``until`` is checked before each move (e.g. ``lambda g: g.turn == me`` stops when
     it is ``me``'s turn). An illegal move raises :class:`~big2.game.IllegalMove` and
-    leaves the game as it was before that move. Returns ``game``.
+    leaves the game as it was before that move. An agent that says what it weighed (a
+    ``last_thought`` attribute, set by every ``act``) has it kept in ``game.log.thoughts``.
+    Returns ``game``.
 
     >>> from big2.players.baselines import GreedyAgent
     >>> game = play(Game(seed=0), GreedyAgent(), until=lambda g: len(g.log.moves) == 3)
@@ -57,7 +59,12 @@ def play(
         agent = by_seat[seat]
         if getattr(agent, "sees_every_hand", False):
             agent.show(game)  # type: ignore[attr-defined]  # a cheat: see the module doc
-        game.play(agent.act(game.view(seat), game.legal_moves()))
+        move = agent.act(game.view(seat), game.legal_moves())
+        thought = getattr(agent, "last_thought", None)
+        number = len(game.log.moves)
+        game.play(move)
+        if thought is not None:
+            game.log.thoughts[number] = thought
     return game
 
 

@@ -39,6 +39,7 @@ from big2.board import N_SEATS, Board, Seed, make_rng
 from big2.cards import N_CARDS, THREE_OF_DIAMONDS
 from big2.game import Game, View
 from big2.hand_ranking import HandRanking
+from big2.log import Candidate, Thought
 from big2.players.base import Agent, play
 from big2.players.heuristic import HeuristicAgent
 
@@ -196,6 +197,7 @@ class SearchAgent:
         self.max_determinizations = max_determinizations
         self.prior_weight, self.name = float(prior_weight), name
         self.rng = make_rng(seed)
+        self.last_thought: Thought | None = None  # what the last act weighed (big2.log)
 
     def reset(self, seed: int) -> None:
         """Reseed (the arena calls this before every game); a rollout agent's too."""
@@ -205,15 +207,23 @@ class SearchAgent:
             reset(seed)
 
     def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
+        self.last_thought = None
         if len(legal_moves) == 1:
             return legal_moves[0]
         moves, log_probs = self._candidates(view, legal_moves)
         if len(moves) == 1:
             return moves[0]
-        return moves[self._pick(view, moves, log_probs)]
+        best, win_rates = self._pick(view, moves, log_probs)
+        order = [best, *(i for i in range(len(moves)) if i != best)]
+        candidates = (Candidate(moves[i], math.exp(log_probs[i]), win_rates[i]) for i in order)
+        self.last_thought = Thought(tuple(candidates), win_rates[best])
+        return moves[best]
 
-    def _pick(self, view: View, moves: Sequence[HandRanking], log_probs: Sequence[float]) -> int:
-        """The index of the best score (win rate + prior term; ties: the likeliest move).
+    def _pick(
+        self, view: View, moves: Sequence[HandRanking], log_probs: Sequence[float]
+    ) -> tuple[int, list[float]]:
+        """The index of the best score (win rate + prior term; ties: the likeliest move),
+        and each move's win rate on the deals it was tried on.
 
         The same choice as scoring every move on every deal, but after each round of
         ``ROUND`` deals a move is dropped once it could not catch the leader even by
@@ -221,17 +231,19 @@ class SearchAgent:
         """
         n = self.deals(view)
         bonus = [n * self.prior_weight * lp for lp in log_probs]  # the prior, in deals won
-        wins = [0] * len(moves)
+        wins, tried = [0] * len(moves), [0] * len(moves)
         alive, done = list(range(len(moves))), 0
         while done < n and len(alive) > 1:
             deals = [sample_deal(view, self.rng) for _ in range(min(ROUND, n - done))]
             won = self.rollouts.wins(view, deals, [moves[i] for i in alive])
             for i, w in zip(alive, won, strict=True):
                 wins[i] += w
+                tried[i] += len(deals)
             done += len(deals)
             lead = max(wins[i] + bonus[i] for i in alive)
             alive = [i for i in alive if wins[i] + bonus[i] + (n - done) >= lead - 1e-9]
-        return max(alive, key=lambda i: (wins[i] + bonus[i], -i))
+        best = max(alive, key=lambda i: (wins[i] + bonus[i], -i))
+        return best, [w / max(1, t) for w, t in zip(wins, tried, strict=True)]
 
     def deals(self, view: View) -> int:
         """How many deals a decision at ``view`` samples (more as the hands empty).
@@ -257,7 +269,7 @@ class SearchAgent:
         if self.prior is None:
             first = self.rollout.act(view, legal_moves)
             moves = [first, *(m for m in legal_moves if m != first)][: self.candidates]
-            return moves, [0.0] * len(moves)
+            return moves, [-math.log(len(moves))] * len(moves)  # no preference among them
         scores = list(self.prior(view, legal_moves))
         if len(scores) != len(legal_moves) or not all(map(math.isfinite, scores)):
             raise ValueError(
