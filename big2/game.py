@@ -266,26 +266,41 @@ class Game:
         else:
             self.turn = (seat + 1) % N_SEATS
 
+    def why_illegal(self, move: object) -> str:
+        """Why ``move`` cannot be made now, in a few words ("" when it is legal).
+
+        >>> game = Game(seed=5)
+        >>> game.why_illegal(PASS)
+        'the leader must play, not pass'
+        """
+        if self.winner is not None:
+            return f"the game is over (seat {self.winner} won)"
+        if not isinstance(move, HandRanking):
+            return "expected a HandRanking or PASS"
+        if move in self.legal_moves():
+            return ""
+        if move is PASS:
+            return "the leader must play, not pass"
+        if move not in self._catalog:
+            return f"it is not a combination of the {self.rules.name} rules"
+        if missing := move.cards & ~self._hands[self.turn]:
+            return f"seat {self.turn} does not hold {C.format_cards(missing)}"
+        if self._opening and not move.cards & C.THREE_OF_DIAMONDS:
+            return "the first play must contain 3D"
+        if self._locked >> self.turn & 1:
+            return f"seat {self.turn} passed and is locked out until the table clears"
+        if self.table is not None and move.size != self.table.size:
+            n = self.table.size
+            return f"the table holds {n} card{'s' if n > 1 else ''}, not {move.size}"
+        return "it does not beat the table"
+
     def _why_illegal(self, move: object) -> str:
         table = "an empty table" if self.table is None else f"the table {self.table}"
         text = str(move) if isinstance(move, HandRanking) else repr(move)
         if self.winner is not None:
-            return f"cannot play {text}: the game is over (seat {self.winner} won)"
-        if not isinstance(move, HandRanking):
-            reason = "expected a HandRanking or PASS"
-        elif move is PASS:
-            reason = "the leader must play, not pass"
-        elif move not in self._catalog:
-            reason = f"it is not a combination of the {self.rules.name} rules"
-        elif missing := move.cards & ~self._hands[self.turn]:
-            reason = f"seat {self.turn} does not hold {C.format_cards(missing)}"
-        elif self._opening and not move.cards & C.THREE_OF_DIAMONDS:
-            reason = "the first play must contain 3D"
-        elif self._locked >> self.turn & 1:
-            reason = f"seat {self.turn} passed and is locked out until the table clears"
-        else:
-            reason = "it does not beat the table"
+            return f"cannot play {text}: {self.why_illegal(move)}"
         n = len(self.legal_moves())
+        reason = self.why_illegal(move)
         return f"illegal move {text} by seat {self.turn} on {table}: {reason} ({n} legal moves)"
 
     def copy(self) -> Game:

@@ -232,10 +232,10 @@ CASES = [
     ((), lambda g: "3D", "'3D'", "expected a HandRanking or PASS"),
     ((), lambda g: 3, "3", "expected a HandRanking or PASS"),
     (AFTER_9C, lambda g: mv(g, "TD"), "TD", "seat 0 does not hold TD"),
-    (AFTER_9C, lambda g: mv(g, "4D 4C"), "4D 4C", "does not beat the table"),
+    (AFTER_9C, lambda g: mv(g, "4D 4C"), "4D 4C", "the table holds 1 card, not 2"),
     (AFTER_9C, lambda g: mv(g, "9D"), "9D", "does not beat the table"),
     (AFTER_9C, lambda g: mv(g, "8C"), "8C", "does not beat the table"),
-    (("3D",), lambda g: mv(g, "3H 3S"), "3H 3S", "does not beat the table"),
+    (("3D",), lambda g: mv(g, "3H 3S"), "3H 3S", "the table holds 1 card, not 2"),
 ]
 
 

@@ -2,7 +2,9 @@
 
 - ``big2 play [--opponents heuristic] [--seed N] [--log-dir DIR]``: play in the terminal.
 - ``big2 arena --agents heuristic greedy random random --deals 1000 --seed 0``: evaluate.
-- ``big2 replay FILE [--all]``: step through a saved game with every hand visible.
+- ``big2 replay FILE [--all]``: step through a saved game with every hand visible;
+  ``--html`` writes it as one self-contained web page instead.
+- ``big2 serve [--agents A B C] [--rules R] [--port P]``: play and replay in a browser.
 - ``big2 demo [--seed N]``: print one seeded game between baseline players.
 """
 
@@ -63,12 +65,7 @@ def _play(args: argparse.Namespace) -> None:
     from big2.app.terminal import TerminalGame
 
     rules = R.get(args.rules)
-    spec = AgentSpec.parse(args.opponents)
-    if spec.seed is not None:  # three seeded opponents get seeds s, s + 1, s + 2
-        specs = [replace(spec, seed=spec.seed + i) for i in range(3)]
-    else:
-        specs = [spec] * 3
-    opponents = [load_agent(s, rules) for s in specs]
+    opponents, _ = _opponents([args.opponents], rules)
     color = False if args.no_color else None
     session = TerminalGame(opponents, rules, args.seat, args.log_dir, color)
     rng = random.Random(args.seed)
@@ -89,7 +86,49 @@ def _replay(args: argparse.Namespace) -> None:
         log = GameLog.from_json(Path(args.file).read_text(encoding="utf-8"))
     except OSError as e:
         raise SystemExit(f"big2 replay: cannot read {args.file}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise SystemExit(f"big2 replay: {args.file} is not a game log (not text)") from None
+    if args.html:
+        from big2.app.server import replay_html
+
+        sys.stdout.write(replay_html(log))
+        return
     replay(log, step=not args.all, color=False if args.no_color else None)
+
+
+def _opponents(text: Sequence[str], rules: R.Rules) -> tuple[list[Agent], list[str]]:
+    """Three agents and their names from specs: one spec for all three (seeded ``s``:
+    seeds s, s + 1, s + 2), or three."""
+    specs = [AgentSpec.parse(t) for t in text]
+    if len(specs) == 1:
+        seed = specs[0].seed
+        specs = [specs[0] if seed is None else replace(specs[0], seed=seed + i) for i in range(3)]
+    if len(specs) != 3:
+        raise ValueError(f"give one agent spec or three, not {len(specs)}")
+    return [load_agent(s, rules) for s in specs], [str(s) for s in specs]
+
+
+def _serve(args: argparse.Namespace) -> None:
+    from big2.app.logs import unwritable
+    from big2.app.server import Server
+    from big2.app.table import Table
+
+    rules = R.get(args.rules)
+    agents, names = _opponents(args.agents, rules)
+    log_dir = Path(args.log_dir)
+    if problem := unwritable(log_dir):
+        raise ValueError(f"cannot save game logs in {log_dir} ({problem}); choose another "
+                         f"--log-dir")  # fmt: skip
+    try:
+        server = Server((args.host, args.port), Table(agents, names, rules, args.seat, log_dir),
+                        log_dir)  # fmt: skip
+    except OSError as e:
+        raise ValueError(f"cannot listen on {args.host}:{args.port} ({e.strerror or e}); "
+                         f"choose another --port") from None  # fmt: skip
+    print(f"big2 serve: open {server.url} (replays: {server.url}replay); Ctrl-C stops")
+    print(f"game logs go to {log_dir.resolve()}")
+    with server:
+        server.serve_forever()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -124,6 +163,17 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("file")
     replay.add_argument("--all", action="store_true", help="print to the end without pausing")
     replay.add_argument("--no-color", action="store_true")
+    replay.add_argument("--html", action="store_true",
+                        help="write it as one self-contained web page to stdout")  # fmt: skip
+
+    serve = commands.add_parser("serve", help="play three agents and replay games in a browser")
+    serve.add_argument("--agents", nargs="+", default=["trained"], metavar="AGENT",
+                       help="one agent spec for all three seats, or three")  # fmt: skip
+    serve.add_argument("--rules", default="standard", choices=rules)
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (loopback)")
+    serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
+    serve.add_argument("--log-dir", default="big2_logs", help="where game logs are saved")
 
     demo_cmd = commands.add_parser("demo", help="print one seeded game between baseline players")
     demo_cmd.add_argument("--seed", type=int, default=0)
@@ -142,6 +192,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             _play(args)
         elif args.command == "replay":
             _replay(args)
+        elif args.command == "serve":
+            _serve(args)
     except (ValueError, ImportError) as e:  # ImportError: a backend's missing extra
         raise SystemExit(f"big2 {args.command}: {e}") from None
     except (KeyboardInterrupt, EOFError):

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from pathlib import Path
 
 from big2 import cards as C
+from big2.app.logs import new_log_name, save_log, unwritable
 from big2.board import Board, Seed
 from big2.game import Game, View
 from big2.hand_ranking import PASS, HandRanking
@@ -71,7 +70,7 @@ class TerminalGame:
             raise ValueError(f"seat must be 0..3, got {seat}")
         self.opponents, self.rules, self.seat = list(opponents), rules, seat
         self.log_dir = Path(log_dir)
-        problem = _unwritable(self.log_dir)
+        problem = unwritable(self.log_dir)
         if problem:
             raise ValueError(f"cannot save game logs in {self.log_dir} ({problem}); choose "
                              f"another --log-dir")  # fmt: skip
@@ -109,18 +108,10 @@ class TerminalGame:
         If the folder stopped working since the game began, the log goes to the system's
         temporary folder instead, and a message says why and where.
         """
-        name = f"game-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}.json"
-        text = log.to_json(indent=1)
-        try:
-            self.log_dir.mkdir(parents=True, exist_ok=True)
-            (self.log_dir / name).write_text(text, encoding="utf-8")
-            return self.log_dir / name
-        except OSError as e:
-            fallback = Path(tempfile.gettempdir()) / "big2_logs"
-            fallback.mkdir(parents=True, exist_ok=True)
-            (fallback / name).write_text(text, encoding="utf-8")
-            self.write(f"Could not save the log in {self.log_dir} ({e.strerror or e}).")
-            return fallback / name
+        path, problem = save_log(log, self.log_dir, new_log_name())
+        if problem:
+            self.write(f"{problem[0].upper()}{problem[1:]}.")
+        return path
 
     def ask(self, game: Game) -> HandRanking:
         """Show the person's screen and read moves until one is legal (``q`` quits)."""
@@ -239,17 +230,6 @@ def _all_hands(game: Game, color: bool) -> str:
     rows = [f"  seat {s}: {cards_text(game.hand(s), color)}" for s in range(4)]
     table = "(empty)" if game.table is None else move_text(game.table, color)
     return "\n".join([*rows, f"  table: {table}"])
-
-
-def _unwritable(folder: Path) -> str:
-    """Why a file cannot be written in ``folder`` (created if missing), or "" if it can."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as e:
-        return e.strerror or str(e)
-    return ""
 
 
 def _wants_color() -> bool:

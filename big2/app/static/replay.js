@@ -1,0 +1,88 @@
+"use strict";
+// The replay page: step through a saved game with every hand shown. Its frames come
+// from the server (Python reads and checks the log), or are embedded in the page by
+// `big2 replay --html`, which then needs no server.
+
+let replay = null;
+let at = 0;
+const $ = (id) => document.getElementById(id);
+const NAMES = ["seat 0", "seat 1", "seat 2", "seat 3"];
+
+function say(text, isError) {
+  const box = $("message");
+  box.textContent = text || "";
+  box.className = isError ? "error" : "";
+}
+
+function show(index) {
+  const frames = replay.frames;
+  at = Math.max(0, Math.min(frames.length - 1, index));
+  const frame = frames[at];
+  $("position").textContent = "move " + (frame.number) + " of " + (frames.length - 1 + frames[0].number);
+  $("position").setAttribute("data-index", at);
+  const move = frame.move;
+  $("frame-move").replaceChildren(move
+    ? el("div", {}, "seat " + move.seat + ": ", moveEl(move))
+    : el("div", { class: "label" }, "the deal"));
+  $("table-area").replaceChildren(tableEl(frame.table, NAMES));
+  $("hands").replaceChildren(...frame.hands.map((cards, s) =>
+    el("div", { class: "seat" + (frame.turn === s ? " turn" : ""), id: "seat-" + s },
+      el("div", { class: "name" }, NAMES[s] + " (" + frame.counts[s] + " cards)"),
+      cards.length ? cardsEl(cards) : el("span", { class: "label" }, "went out"))));
+  const thought = move && move.thought ? thoughtEl(move.thought) : el("p", { class: "label" }, "Nothing recorded for this move.");
+  $("thought").replaceChildren(thought);
+  const scores = $("scores");
+  if (frame.scores) {
+    scores.textContent = "Seat " + frame.winner + " wins. Scores: " + frame.scores.join(", ");
+    scores.setAttribute("data-scores", JSON.stringify(frame.scores));
+    scores.className = "";
+  } else scores.className = "hidden";
+  $("first").disabled = $("prev").disabled = at === 0;
+  $("next").disabled = $("last").disabled = at === frames.length - 1;
+}
+
+function load(data) {
+  replay = data;
+  $("title").textContent = (data.name ? data.name + ", " : "") + data.rules + " rules";
+  say("");
+  show(0);
+}
+
+async function fetchReplay(method, path, body) {
+  try {
+    const response = await fetch(path, { method, body });
+    const data = await response.json();
+    if (response.status !== 200) { say(data.error, true); return; }
+    load(data);
+  } catch (error) {
+    say("Could not reach the server: is big2 serve still running?", true);
+  }
+}
+
+$("first").addEventListener("click", () => show(0));
+$("prev").addEventListener("click", () => show(at - 1));
+$("next").addEventListener("click", () => show(at + 1));
+$("last").addEventListener("click", () => show(Infinity));
+document.addEventListener("keydown", (event) => {
+  if (!replay) return;
+  if (event.key === "ArrowRight") show(at + 1);
+  if (event.key === "ArrowLeft") show(at - 1);
+});
+
+if (window.BIG2_REPLAY) {
+  $("chooser").className = "hidden";
+  load(window.BIG2_REPLAY);
+} else {
+  fetch("/api/logs").then((r) => r.json()).then(({ logs }) => {
+    for (const name of logs) $("saved-logs").append(el("option", { value: name }, name));
+    const wanted = new URLSearchParams(location.search).get("log");
+    if (wanted) fetchReplay("GET", "/api/logs/" + encodeURIComponent(wanted));
+  }).catch(() => say("Could not reach the server: is big2 serve still running?", true));
+  $("saved-logs").addEventListener("change", (event) => {
+    if (event.target.value) fetchReplay("GET", "/api/logs/" + encodeURIComponent(event.target.value));
+  });
+  $("log-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (file) fetchReplay("POST", "/api/frames", await file.text());
+  });
+}

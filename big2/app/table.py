@@ -1,0 +1,274 @@
+"""What the browser page shows, computed in Python: a person's game against three agents
+(:class:`Table`) and a saved game as replay frames (:func:`frames`).
+
+The page (``big2/app/static``) only draws what these return, as JSON: cards are text
+(``"TS"``), moves carry their category and, for agents that say what they weighed, their
+:class:`~big2.log.Thought`. :class:`Table` checks every choice the person makes and
+explains a refusal in words; a move sent from a page that has fallen behind the game
+(another tab, a lost connection) is refused as stale and changes nothing.
+
+>>> from big2.players import GreedyAgent
+>>> table = Table([GreedyAgent()] * 3, ["greedy"] * 3, log_dir=None)
+>>> state = table.new(seed=7)
+>>> state["seed"], len(state["hand"]), state["names"][0]
+(7, 13, 'you')
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from big2 import cards as C
+from big2.app.logs import new_log_name, save_log
+from big2.board import Board
+from big2.game import Game
+from big2.hand_ranking import PASS, HandRanking, classify
+from big2.log import GameLog, LogEntry, Thought
+from big2.players import Agent, play
+from big2.rules import STANDARD, Rules
+
+YOU = "you"
+GONE = ("This page showed a game that is no longer being played (a new game was started, "
+        "perhaps in another tab); here is the current one.")  # fmt: skip
+BEHIND = ("This page was behind the game (it was played on in another tab or window); "
+          "here is where it stands now.")  # fmt: skip
+
+
+class Refused(ValueError):
+    """A choice the page sent that was not applied; ``stale``: the page is behind the game."""
+
+    def __init__(self, message: str, stale: bool = False) -> None:
+        super().__init__(message)
+        self.stale = stale
+
+
+def cards_list(mask: int) -> list[str]:
+    """Cards as text, lowest first: ``["3D", "TS"]``."""
+    return C.format_cards(mask).split()
+
+
+def move_dict(entry: LogEntry, thought: Thought | None, number: int) -> dict[str, Any]:
+    """One move for the page: who, the cards (empty for a pass), its category, the thought."""
+    move = entry.move
+    return {
+        "number": number + 1,
+        "seat": entry.seat,
+        "cards": cards_list(move.cards) if move else [],
+        "label": move.ranking.label if move else "pass",
+        "thought": None if thought is None else _thought_dict(thought),
+    }
+
+
+def _thought_dict(thought: Thought) -> dict[str, Any]:
+    rows = [{"cards": cards_list(c.move.cards) if c.move else [],
+             "label": c.move.ranking.label if c.move else "pass",
+             "probability": c.probability, "win_rate": c.win_rate}
+            for c in thought.candidates]  # fmt: skip
+    return {"candidates": rows, "value": thought.value}
+
+
+def _table_dict(game: Game) -> dict[str, Any] | None:
+    if game.table is None:
+        return None
+    return {"seat": game.table_seat, "cards": cards_list(game.table.cards),
+            "label": game.table.ranking.label}  # fmt: skip
+
+
+class Table:
+    """One person (``seat``) against three agents, one game at a time (thread-safe).
+
+    Every change is saved to the game's log file in ``log_dir`` (None: not saved), so a
+    closed page or a stopped server loses nothing that was played.
+    """
+
+    def __init__(
+        self,
+        agents: Sequence[Agent],
+        names: Sequence[str],
+        rules: Rules = STANDARD,
+        seat: int = 0,
+        log_dir: Path | None = Path("big2_logs"),
+    ) -> None:
+        if len(agents) != 3 or len(names) != 3:
+            raise ValueError(f"a table needs 3 agents, got {len(agents)}")
+        self.agents, self.rules, self.seat, self.log_dir = list(agents), rules, seat, log_dir
+        others = iter(zip(agents, names, strict=True))
+        self.by_seat: list[Agent | None] = []
+        self.names: list[str] = []
+        for s in range(4):
+            agent, name = (None, YOU) if s == seat else next(others)
+            self.by_seat.append(agent)
+            self.names.append(name)
+        self.lock = threading.Lock()
+        self.game: Game | None = None
+        self.id, self.seed, self.saved, self.problem = "", 0, "", ""
+
+    def new(self, seed: int | None = None) -> dict[str, Any]:
+        """Start a new game (a random seed unless given) and play the agents up to the
+        person's turn; the page's state."""
+        with self.lock:
+            self.seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+            self.game = Game(self.rules, seed=self.seed)
+            self.id, self.name = uuid.uuid4().hex[:12], new_log_name()
+            for agent in self.by_seat:
+                reset = getattr(agent, "reset", None)
+                if callable(reset):
+                    reset(self.seed)
+            self._agents_move()
+            return self._state()
+
+    def state(self) -> dict[str, Any]:
+        """The page's state of the current game (``{"game": None}`` before the first)."""
+        with self.lock:
+            return self._state()
+
+    def move(self, game_id: str, version: int, cards: Sequence[str]) -> dict[str, Any]:
+        """Play the person's ``cards`` (text; none: pass) in game ``game_id`` after
+        ``version`` moves; then the agents up to the person's next turn. A stale page or an
+        illegal choice raises :class:`Refused` saying why, and changes nothing."""
+        with self.lock:
+            game = self.game
+            if game is None or game_id != self.id:
+                raise Refused(GONE, stale=True)
+            if version != len(game.log.moves):
+                raise Refused(BEHIND, stale=True)
+            if game.is_over:
+                raise Refused("The game is over: start a new one.")
+            if game.turn != self.seat:
+                raise Refused(f"It is {self.names[game.turn]}'s turn, not yours.")
+            game.play(self._chosen(game, cards))
+            self._agents_move()
+            return self._state()
+
+    def _chosen(self, game: Game, cards: Sequence[str]) -> HandRanking:
+        """The legal move ``cards`` names, or :class:`Refused` explaining why it is none."""
+        if not cards:
+            if PASS in game.legal_moves():
+                return PASS
+            raise Refused("You lead, so you must play: you cannot pass now.")
+        try:
+            mask = C.parse_cards(" ".join(cards))
+        except ValueError as e:
+            raise Refused(f"{e}.") from None
+        if len(cards) != mask.bit_count():
+            raise Refused("The same card was chosen twice.")
+        if missing := mask & ~game.hand(self.seat):
+            raise Refused(f"You do not hold {C.format_cards(missing)}.")
+        combo = classify(mask, self.rules)
+        shown = C.format_cards(mask)
+        if combo is None:
+            raise Refused(f"{shown} is not a combination: play a single, a pair, a triple or "
+                          f"a five-card hand{_four_card_note(self.rules)}.")  # fmt: skip
+        if combo not in game.legal_moves():
+            raise Refused(_why(game, combo))
+        return combo
+
+    def _agents_move(self) -> None:
+        """Let the agents play until it is the person's turn or the game is over; save."""
+        game = self.game
+        assert game is not None
+        agents: list[Agent] = [a if a is not None else _Stop() for a in self.by_seat]
+        play(game, agents, until=lambda g: g.turn == self.seat)
+        if self.log_dir is not None:
+            path, problem = save_log(game.log, self.log_dir, self.name)
+            self.saved, self.problem = str(path), problem or ""
+
+    def _state(self) -> dict[str, Any]:
+        game = self.game
+        if game is None:
+            return {"game": None, "names": self.names, "seat": self.seat}
+        log = game.log
+        over = game.is_over
+        state: dict[str, Any] = {
+            "game": self.id,
+            "version": len(log.moves),
+            "seed": self.seed,
+            "rules": self.rules.name,
+            "seat": self.seat,
+            "names": self.names,
+            "hand": cards_list(game.hand(self.seat)),
+            "counts": [game.hand(s).bit_count() for s in range(4)],
+            "table": _table_dict(game),
+            "turn": game.turn,
+            "your_turn": not over and game.turn == self.seat,
+            "can_pass": not over and game.turn == self.seat and PASS in game.legal_moves(),
+            "moves": [move_dict(e, log.thoughts.get(n), n) for n, e in enumerate(log.moves)],
+            "over": over,
+            "saved": self.saved,
+            "save_problem": self.problem,
+        }
+        if over:
+            state["winner"] = game.winner
+            state["scores"] = list(game.scores())
+            state["hands"] = [cards_list(h) for h in game.hands]
+            state["deal"] = [cards_list(h) for h in log.deal]
+        return state
+
+
+class _Stop:
+    """The person's seat inside :func:`play`: never asked, since play stops first."""
+
+    def act(self, view: Any, legal_moves: Any) -> HandRanking:
+        raise AssertionError("the person's seat is not played by an agent")
+
+
+def _why(game: Game, combo: HandRanking) -> str:
+    """Why the combination ``combo``, held by the person, cannot be played now."""
+    shown = f"{C.format_cards(combo.cards, symbols=True)} ({combo.ranking.label})"
+    reason = game.why_illegal(combo)
+    if reason == "the first play must contain 3D":
+        return "The first play of the game must include the 3♦."
+    if reason.endswith("locked out until the table clears"):
+        return "You passed on this table: you may play again once it clears."
+    table = game.table
+    if table is not None and reason.startswith("the table holds"):
+        return (f"The table holds {table.size} card{'s' if table.size > 1 else ''} "
+                f"({table.ranking.label}): play as many cards, or pass.")  # fmt: skip
+    if table is not None:
+        return f"{shown} does not beat the {table.ranking.label} on the table."
+    return f"{shown} cannot be played now: {reason}."
+
+
+def _four_card_note(rules: Rules) -> str:
+    return " (or four of a kind)" if rules.four_card_plays else ""
+
+
+def frames(log: GameLog) -> list[dict[str, Any]]:
+    """A saved game as replay frames: the deal, then the position after each move, with
+    every hand shown, the move and what its agent weighed. A log that is corrupt or whose
+    moves are not legal raises ValueError saying why.
+
+    >>> from big2.players import GreedyAgent
+    >>> game = play(Game(seed=2), GreedyAgent())
+    >>> shots = frames(game.log)
+    >>> len(shots) == len(game.log.moves) + 1, shots[-1]["winner"] == game.winner
+    (True, True)
+    """
+    Game.replay(log)  # an illegal or out-of-turn move fails here, saying which
+    game = Game.from_board(Board.from_hands(log.deal, log.rules))
+    automatic = len(game.log.moves)  # moves the rules make (CHARLESWORTH's opening 3D)
+    out = [_frame(game, None, log, -1)] if not automatic else []
+    for number, entry in enumerate(log.moves):
+        if number >= automatic:
+            game.play(entry.move)
+        out.append(_frame(game, entry, log, number))
+    return out
+
+
+def _frame(game: Game, entry: LogEntry | None, log: GameLog, number: int) -> dict[str, Any]:
+    frame: dict[str, Any] = {
+        "number": number + 1,
+        "move": None if entry is None else move_dict(entry, log.thoughts.get(number), number),
+        "hands": [cards_list(game.hand(s)) for s in range(4)],
+        "counts": [game.hand(s).bit_count() for s in range(4)],
+        "table": _table_dict(game),
+        "turn": None if game.is_over else game.turn,
+    }
+    if game.is_over:
+        frame["winner"], frame["scores"] = game.winner, list(game.scores())
+    return frame
