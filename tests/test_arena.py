@@ -233,3 +233,15 @@ def test_to_csv_has_a_header_and_one_row_per_agent(result):
         assert row[0] == a.name and int(row[1]) == a.games and int(row[2]) == a.wins
         numbers = [float(x) for x in row[3:]]
         assert numbers == [a.win_share, *a.win_share_ci, a.mean_score, *a.mean_score_ci]
+
+
+def test_the_arena_can_save_every_game_for_replays(tmp_path):
+    from big2.app.table import frames
+    from big2.log import GameLog
+
+    result = evaluate(["greedy", "random:1", "random:2", "heuristic"], 2, seed=3, log_dir=tmp_path)
+    saved = sorted(tmp_path.glob("*.json"))
+    assert [p.name for p in saved][:2] == ["deal-00000-seating-0.json", "deal-00000-seating-1.json"]
+    assert len(saved) == result.games == 8
+    winners = [frames(GameLog.from_json(p.read_text()))[-1]["winner"] for p in saved]
+    assert all(w in range(4) for w in winners)

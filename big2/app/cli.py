@@ -47,13 +47,17 @@ def demo(seed: int, rules: R.Rules) -> str:
 
 
 def _arena(args: argparse.Namespace) -> None:
+    from big2.app.logs import unwritable
     from big2.evaluation import evaluate
 
     rules = R.get(args.rules)
     agents: list[Agent | str] = [load_agent(a, rules) for a in args.agents]
+    log_dir = Path(args.log_dir) if args.log_dir else None
+    if log_dir is not None and (problem := unwritable(log_dir)):
+        raise ValueError(f"cannot save game logs in {log_dir} ({problem})")
     with backends.from_arguments(args) as backend:
         result = evaluate(agents, args.deals, args.seed, rules, progress=args.progress,
-                          backend=backend)  # fmt: skip
+                          backend=backend, log_dir=log_dir)  # fmt: skip
     print(result.table())
     if args.json:
         Path(args.json).write_text(result.to_json(), encoding="utf-8")
@@ -157,6 +161,7 @@ def parser() -> argparse.ArgumentParser:
     arena.add_argument("--json", help="also write the results as JSON to this file")
     arena.add_argument("--csv", help="also write the results as CSV to this file")
     arena.add_argument("--progress", action="store_true", help="show a progress bar")
+    arena.add_argument("--log-dir", help="save every game's log in this folder (for replays)")
     backends.add_arguments(arena)
 
     replay = commands.add_parser("replay", help="step through a saved game, all hands shown")

@@ -22,6 +22,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from big2.board import N_SEATS, Board
@@ -97,6 +98,7 @@ def evaluate(
     workers: int = 1,
     progress: bool = False,
     backend: Backend | None = None,
+    log_dir: Path | None = None,
 ) -> ArenaResult:
     """Play ``n_deals`` duplicate deals (4 games each) between four agents.
 
@@ -105,8 +107,10 @@ def evaluate(
     are reseeded before every game. ``workers > 1`` plays deals in that many processes,
     and a ``backend`` (:mod:`big2.evaluation.backends`: Ray) wherever it runs work; the
     agents must then pickle. The results are the same however the deals are spread.
+    With ``log_dir`` every game's log is saved there as
+    ``deal-DEAL-seating-ROTATION.json`` (for ``big2 replay`` and the replay page).
     """
-    per_deal = deal_results(agents, n_deals, seed, rules, workers, progress, backend)
+    per_deal = deal_results(agents, n_deals, seed, rules, workers, progress, backend, log_dir)
     return _summarise(_names(agents), per_deal, seed, rules)
 
 
@@ -118,6 +122,7 @@ def deal_results(
     workers: int = 1,
     progress: bool = False,
     backend: Backend | None = None,
+    log_dir: Path | None = None,
 ) -> list[DealResult]:
     """What :func:`evaluate` summarises: per deal, per agent, (wins, total score) over
     the deal's four games (for paired comparisons of agents on the same deals).
@@ -133,7 +138,7 @@ def deal_results(
     runner = backend or Backend(workers)
     size = max(1, min(50, n_deals // (8 * runner.workers)))
     chunks = [list(range(i, min(i + size, n_deals))) for i in range(0, n_deals, size)]
-    play = partial(_play_deals, players, seed=seed, rules=rules)
+    play = partial(_play_deals, players, seed=seed, rules=rules, log_dir=log_dir)
     parts: Iterable[dict[int, DealResult]] = runner.map(play, chunks)
     if progress:
         from tqdm import tqdm
@@ -147,7 +152,7 @@ DealResult = list[tuple[int, int]]  # per agent: (wins, total score) over the 4 
 
 
 def _play_deals(
-    players: list[Agent], deals: list[int], seed: int, rules: Rules
+    players: list[Agent], deals: list[int], seed: int, rules: Rules, log_dir: Path | None
 ) -> dict[int, DealResult]:
     out: dict[int, DealResult] = {}
     for deal in deals:
@@ -155,7 +160,11 @@ def _play_deals(
         totals = [[0, 0] for _ in players]
         for rotation in range(N_SEATS):
             seats = [(i + rotation) % N_SEATS for i in range(N_SEATS)]  # agent i -> seat
-            scores, winner = play_game(board, players, seats, f"{seed}:{deal}:{rotation}")
+            game = _game(board, players, seats, f"{seed}:{deal}:{rotation}")
+            if log_dir is not None:
+                name = f"deal-{deal:05d}-seating-{rotation}.json"
+                (log_dir / name).write_text(game.log.to_json(indent=1), encoding="utf-8")
+            scores, winner = game.scores(), game.winner
             for i, seat in enumerate(seats):
                 totals[i][0] += seat == winner
                 totals[i][1] += scores[seat]
@@ -167,15 +176,20 @@ def play_game(
     board: Board, players: Sequence[Agent], seats: Sequence[int], seed: str = "0"
 ) -> tuple[tuple[int, ...], int]:
     """Play one game on ``board`` with agent i in seat ``seats[i]``: (scores, winner)."""
+    game = _game(board, players, seats, seed)
+    assert game.winner is not None
+    return game.scores(), game.winner
+
+
+def _game(board: Board, players: Sequence[Agent], seats: Sequence[int], seed: str) -> Game:
+    """The finished game of :func:`play_game`."""
     by_seat: list[Agent] = [players[0]] * N_SEATS
     for i, seat in enumerate(seats):
         by_seat[seat] = players[i]
         reset = getattr(players[i], "reset", None)
         if callable(reset):
             reset(random.Random(f"{seed}:{seat}").getrandbits(64))
-    game = play(Game.from_board(board), by_seat)
-    assert game.winner is not None
-    return game.scores(), game.winner
+    return play(Game.from_board(board), by_seat)
 
 
 def _summarise(
