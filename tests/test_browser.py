@@ -245,3 +245,28 @@ def test_moves_are_checked_against_the_game(server):
     got, data = call(server, "/api/move", json.dumps({**ask, "cards": [not_mine]}).encode())
     assert got == 400 and "do not hold" in data["error"]
     assert server.table.state()["version"] == state["version"]
+
+
+def test_serve_refuses_a_port_in_use_and_an_unwritable_log_folder(server, tmp_path):
+    from big2.app.cli import main
+
+    port = server.server_address[1]
+    with pytest.raises(SystemExit, match="cannot listen on 127.0.0.1"):
+        main(["serve", "--agents", "random:1", "--port", str(port), "--log-dir",
+              str(tmp_path / "logs")])  # fmt: skip
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    with pytest.raises(SystemExit, match="cannot save game logs"):
+        main(["serve", "--agents", "random", "greedy", "heuristic", "--log-dir", str(blocked)])
+    with pytest.raises(SystemExit, match="one agent spec or three"):
+        main(["serve", "--agents", "random", "greedy"])
+
+
+def test_replay_html_refuses_a_log_it_cannot_replay(tmp_path, capsys):
+    from big2.app.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "big2-log/1"}', encoding="utf-8")
+    with pytest.raises(SystemExit, match="corrupt game log"):
+        main(["replay", "--html", str(bad)])
+    assert capsys.readouterr().out == ""  # no half page written
