@@ -251,7 +251,7 @@ def test_serve_refuses_a_port_in_use_and_an_unwritable_log_folder(server, tmp_pa
     from big2.app.cli import main
 
     port = server.server_address[1]
-    with pytest.raises(SystemExit, match="cannot listen on 127.0.0.1"):
+    with pytest.raises(SystemExit, match=r"cannot listen on 127\.0\.0\.1"):
         main(["serve", "--agents", "random:1", "--port", str(port), "--log-dir",
               str(tmp_path / "logs")])  # fmt: skip
     blocked = tmp_path / "file"
