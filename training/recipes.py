@@ -54,6 +54,7 @@ NETWORK: dict[str, Any] = {
     "action_context": True,
     "plan_features": True,
     "reward": "win",
+    "ent_coef": 0.003,
     "threads": 1,
     "eval_seed": VALIDATION_SEED,
     "eval_deals": 200,
@@ -107,11 +108,11 @@ def stage_dir(run_dir: Path, recipe: Recipe, k: int) -> Path:
 
 HEURISTIC_FIRST = Stage("heuristic", {
     "opponents": ("heuristic", "heuristic", "greedy", "random"),
-    "steps": 2_000_000, "epoch_steps": 400_000,
+    "steps": 2_000_000, "epoch_steps": 500_000,
 })  # fmt: skip
 MIXED = Stage("mixed", {
     "opponents": ("heuristic", "heuristic", "greedy", "random", "self"),
-    "steps": 6_000_000, "epoch_steps": 500_000,
+    "steps": 6_000_000, "epoch_steps": 1_000_000,
 })  # fmt: skip
 
 RECIPES = {
