@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 # The exact torch pin takes the machine's local CPU wheel; any other spec downloads GBs of CUDA.
 TORCH   := torch==2.13.0
 
-.PHONY: test train bench study golden lint typecheck check clean
+.PHONY: test train agents bench study golden lint typecheck check clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -23,6 +23,13 @@ test: $(STAMP)
 train: $(STAMP)
 	$(BIN)/python -m training.train --steps 200000 --epoch-steps 20000 --eval-deals 50 \
 		--run-dir runs/quick --overwrite
+
+# the shipped agents from scratch (training.recipes; docs/training.md): both recipes side by
+# side, one core each, at most two hours; run again to continue after an interruption
+agents: $(STAMP)
+	$(BIN)/python -m training.recipes trained & pid=$$!; \
+	$(BIN)/python -m training.recipes trained-charlesworth; status=$$?; \
+	wait $$pid && exit $$status
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.rules

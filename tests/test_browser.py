@@ -220,6 +220,7 @@ def call(server: Server, path: str, body: bytes | None = None) -> tuple[int, Any
     [
         ("/api/new", b"not json", 400, "seed"),
         ("/api/new", b'{"seed": -1}', 400, "seed"),
+        ("/api/new", b'{"seed": true}', 400, "seed"),
         ("/api/move", b'{"game": 1}', 400, "a move is"),
         ("/api/move", b'{"game": "x", "version": 0, "cards": []}', 409, "no longer"),
         ("/api/frames", b"\xff\xfe", 400, "not a big2 game log"),

@@ -105,7 +105,8 @@ class Handler(BaseHTTPRequestHandler):
     def _new(self, body: bytes) -> None:
         data = _object(body)
         seed = data.get("seed") if data is not None else None
-        if data is None or not (seed is None or (isinstance(seed, int) and seed >= 0)):
+        whole = isinstance(seed, int) and not isinstance(seed, bool)
+        if data is None or not (seed is None or (whole and seed >= 0)):
             self._error(HTTPStatus.BAD_REQUEST, "a new game takes {\"seed\": a whole number "
                         "0 or more, or null}")  # fmt: skip
             return

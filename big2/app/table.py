@@ -106,7 +106,7 @@ class Table:
             self.names.append(name)
         self.lock = threading.Lock()
         self.game: Game | None = None
-        self.id, self.seed, self.saved, self.problem = "", 0, "", ""
+        self.id, self.name, self.seed, self.saved, self.problem = "", "", 0, "", ""
 
     def new(self, seed: int | None = None) -> dict[str, Any]:
         """Start a new game (a random seed unless given) and play the agents up to the
