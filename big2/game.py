@@ -98,7 +98,8 @@ class Game:
 
     @classmethod
     def replay(cls, log: GameLog) -> Game:
-        """The game that ``log`` records, with every move re-checked.
+        """The game that ``log`` records, with every move re-checked (and the log's
+        thoughts kept).
 
         A move that is not legal, or made out of turn, raises :class:`IllegalMove`.
         """
@@ -117,6 +118,7 @@ class Game:
                     f"{game.turn} is to act on table {game.table}"
                 )
             game.play(entry.move)
+        game.log.thoughts = dict(log.thoughts)  # what the agents weighed, kept as logged
         return game
 
     def _start(self, board: Board) -> None:

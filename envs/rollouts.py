@@ -11,6 +11,7 @@ moves. Agent specs with search (``search``, ``trained+search``) use it.
 >>> from big2.players.search import sample_deal
 >>> import random
 >>> game = Game(seed=3)
+>>> game.play(game.legal_moves()[0])
 >>> view, rng = game.view(game.turn), random.Random(0)
 >>> deals = [sample_deal(view, rng) for _ in range(4)]
 >>> wins = CompiledRollouts().wins(view, deals, game.legal_moves()[:2])

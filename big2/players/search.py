@@ -119,9 +119,12 @@ class AgentRollouts:
     """Rollouts with ``agent`` in all four seats, one game at a time (the reference).
 
     >>> game = Game(seed=3)
+    >>> game.play(game.legal_moves()[0])
     >>> view, rng = game.view(game.turn), random.Random(0)
-    >>> AgentRollouts(HeuristicAgent()).wins(view, [sample_deal(view, rng)], game.legal_moves()[:2])
-    [0, 0]
+    >>> deals = [sample_deal(view, rng) for _ in range(3)]
+    >>> wins = AgentRollouts(HeuristicAgent()).wins(view, deals, game.legal_moves()[:2])
+    >>> len(wins), all(0 <= w <= 3 for w in wins)
+    (2, True)
     """
 
     def __init__(self, agent: Agent) -> None:
