@@ -46,9 +46,17 @@ def small(run_dir: Path, **changes: object) -> Config:
 
 
 def python(*args: str, **kwargs: object) -> subprocess.Popen[str]:
-    """``python ARGS`` from the project root, its output captured as text."""
+    """``python ARGS`` from the project root, its output captured as text; it starts with
+    SIGINT delivered as a terminal delivers it, whatever earlier tests left in this
+    process (a child inherits a blocked or ignored SIGINT, and Python then keeps it so)."""
     return subprocess.Popen([sys.executable, *args], cwd=ROOT, text=True,  # type: ignore[call-overload]
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)  # fmt: skip
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_terminal_signals, **kwargs)  # fmt: skip
+
+
+def _terminal_signals() -> None:
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def descendants(pid: int) -> set[int]:
@@ -357,8 +365,7 @@ def test_ctrl_c_during_training_is_one_line_and_status_130(tmp_path):
                      "--envs", "2", "--hidden", "8", "--threads", "1")  # fmt: skip
     wait_for(lambda: (run / "config.json").exists(), what="training to start")
     process.send_signal(signal.SIGINT)
-    # generous: on a cold numba cache the interrupt waits for a kernel's compilation to end
-    _, err = process.communicate(timeout=240)
+    _, err = process.communicate(timeout=120)
     assert process.returncode == 130
     assert "Traceback" not in err
     assert "training: interrupted; it stopped before its first checkpoint" in err
