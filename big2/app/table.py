@@ -96,7 +96,7 @@ class Table:
     ) -> None:
         if len(agents) != 3 or len(names) != 3:
             raise ValueError(f"a table needs 3 agents, got {len(agents)}")
-        self.agents, self.rules, self.seat, self.log_dir = list(agents), rules, seat, log_dir
+        self.rules, self.seat, self.log_dir = rules, seat, log_dir
         others = iter(zip(agents, names, strict=True))
         self.by_seat: list[Agent | None] = []
         self.names: list[str] = []
@@ -115,10 +115,10 @@ class Table:
             self.seed = random.SystemRandom().randrange(2**31) if seed is None else seed
             self.game = Game(self.rules, seed=self.seed)
             self.id, self.name = uuid.uuid4().hex[:12], new_log_name()
-            for agent in self.by_seat:
+            for seat, agent in enumerate(self.by_seat):  # each its own seed, as in the arena
                 reset = getattr(agent, "reset", None)
                 if callable(reset):
-                    reset(self.seed)
+                    reset(random.Random(f"{self.seed}:{seat}").getrandbits(64))
             self._agents_move()
             return self._state()
 
