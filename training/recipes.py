@@ -10,7 +10,7 @@ Everything lands in ``--run-dir`` (default ``runs/recipes/NAME``): one run direc
 stage, ``report.json`` (the final evaluation) and the exported agent. The command is
 resumable: run it again and finished stages are skipped, an interrupted one continues
 from its last checkpoint (``--resume``), so ``--max-minutes`` can cut a recipe into
-sessions that each lose at most one epoch. Each stage's seed is drawn from the recipe's
+sessions that each lose at most one epoch. Each stage's seed is derived from the recipe's
 seed, and runs use one torch thread, so the same command gives the same weights.
 
 >>> RECIPES["trained"].rules, [s.name for s in RECIPES["trained"].stages]
