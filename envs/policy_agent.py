@@ -115,18 +115,18 @@ class PolicyAgent:
         if move not in legal_moves:
             raise ValueError(f"policy {self.name!r} chose action {action} ({move}), not legal now")
         if out.ndim:
-            self.last_thought = self._thought(out, view, legal_moves)
+            self.last_thought = self._thought(out, inputs[1], view.hand)
         return move
 
-    def _thought(
-        self, logits: np.ndarray, view: View, legal_moves: Sequence[HandRanking]
-    ) -> Thought:
-        """The likeliest legal moves under the policy's softmax (:data:`THOUGHT_SIZE`)."""
-        scores = np.array([logits[self.codec.encode(m, view.hand)] for m in legal_moves])
-        weights = np.exp(scores - scores.max())
+    def _thought(self, logits: np.ndarray, mask: np.ndarray, hand: int) -> Thought:
+        """The likeliest legal moves under the policy's softmax (:data:`THOUGHT_SIZE`),
+        read off the legal actions' logits; only those kept are decoded."""
+        legal = mask.view(np.bool_).nonzero()[0]
+        weights = np.exp(logits[legal] - logits[legal].max())
         probabilities = weights / weights.sum()
         top = np.argsort(-probabilities, kind="stable")[:THOUGHT_SIZE]
-        return Thought(tuple(Candidate(legal_moves[i], float(probabilities[i])) for i in top))
+        return Thought(tuple(Candidate(self.codec.decode(int(legal[i]), hand),
+                                       float(probabilities[i])) for i in top))  # fmt: skip
 
     def scores(self, view: View, legal_moves: Sequence[HandRanking]) -> list[float]:
         """The policy's logit of each legal move, in order (a prior for search)."""

@@ -20,6 +20,7 @@ from big2.players import HeuristicAgent, RandomAgent, load_agent
 from big2.players.search import AgentRollouts, SearchAgent, sample_deal
 from big2.rules import CHARLESWORTH, STANDARD, Rules
 from envs.rollouts import CompiledRollouts
+from tests.test_search import advance
 
 VARIANT = replace(CHARLESWORTH, name="variant", five_card_quads=True, flush_order="suit",
                   opening="free", pass_locks_out=True)  # fmt: skip
@@ -32,13 +33,7 @@ def views(rules: Rules, n: int, seed: int) -> list[tuple[View, tuple[HandRanking
     while len(out) < n:
         game = Game(rules, seed=rng.randrange(1 << 30))
         agent = RandomAgent(rng.randrange(1000)) if len(out) % 2 else HeuristicAgent()
-        for _ in range(rng.randrange(0, 45)):
-            move = agent.act(game.view(game.turn), game.legal_moves())
-            trial = game.copy()
-            trial.play(move)
-            if trial.is_over:
-                break
-            game = trial
+        game = advance(game, agent, rng.randrange(0, 45))
         out.append((game.view(game.turn), game.legal_moves()))
     return out
 

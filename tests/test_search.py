@@ -13,7 +13,7 @@ from big2.cards import DECK
 from big2.evaluation.arena import evaluate
 from big2.game import Game
 from big2.hand_ranking import HandRanking
-from big2.players import RandomAgent, play
+from big2.players import Agent, RandomAgent, play
 from big2.players.heuristic import HeuristicAgent
 from big2.players.search import SearchAgent, determinize
 from big2.rules import CHARLESWORTH, STANDARD
@@ -24,8 +24,12 @@ LOCKS = replace(STANDARD, name="locks", pass_locks_out=True)
 def midgame(seed: int, rules=STANDARD) -> Game:
     """A game some random number of random moves in (never over)."""
     rng = random.Random(seed)
-    game, agent = Game(rules, seed=seed), RandomAgent(seed)
-    for _ in range(rng.randrange(0, 40)):
+    return advance(Game(rules, seed=seed), RandomAgent(seed), rng.randrange(0, 40))
+
+
+def advance(game: Game, agent: Agent, moves: int) -> Game:
+    """``game`` after up to ``moves`` moves by ``agent``, stopping before one that ends it."""
+    for _ in range(moves):
         move = agent.act(game.view(game.turn), game.legal_moves())
         trial = game.copy()
         trial.play(move)
