@@ -1,7 +1,8 @@
 """Search benchmark: ``python -m bench.search`` (part of ``make bench``).
 
-Prints the milliseconds per decision of the shipped agent with search
-(``trained+search``, compiled rollouts) against three heuristic players, on one thread;
+Prints the milliseconds per decision of an agent with search (default the shipped
+``trained+search``, compiled rollouts) against three heuristic players, on one thread,
+with the search's settings of ``training.evaluate`` (``--determinizations`` and so on);
 rollouts per second are in ``python -m bench.heuristic``.
 """
 
@@ -18,6 +19,7 @@ from big2.evaluation import evaluate
 from big2.game import View
 from big2.hand_ranking import HandRanking
 from big2.players import load_agent
+from training.evaluate import add_search_arguments, search_options
 
 
 class Timed:
@@ -42,11 +44,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=10, help="arena deals (4 games each)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--agent", default="trained+search", help="an agent spec with search")
+    add_search_arguments(parser)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    agent = Timed(load_agent("trained+search"))
+    agent = Timed(load_agent(args.agent, **search_options(args)))
     evaluate([agent, "heuristic", "heuristic", "heuristic"], args.deals, args.seed)
-    print(f"trained+search vs 3x heuristic, 1 thread: "
+    print(f"{args.agent} vs 3x heuristic, 1 thread: "
           f"{1000 * agent.seconds / agent.decisions:.1f} ms/decision over {agent.decisions} "
           f"decisions ({agent.agent})")  # fmt: skip
 

@@ -19,15 +19,11 @@ from big2.players import AgentSpec, load_agent
 from big2.players.search import CANDIDATES, DETERMINIZATIONS, LATE_FACTOR, PRIOR_WEIGHT
 from training import checkpoint
 
+SEARCH_OPTIONS = ("determinizations", "max_determinizations", "candidates", "prior_weight")
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__)
-    parser.add_argument("checkpoint", help="a checkpoint file or 'trained', either with '+search'")
-    parser.add_argument("--opponents", default="heuristic")
-    parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
-    backends.add_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+def add_search_arguments(parser: argparse.ArgumentParser) -> None:
+    """The search's settings as options (for ``CHECKPOINT+search``); see :func:`search_options`."""
     group = parser.add_argument_group("search (only with CHECKPOINT+search)")
     group.add_argument(
         "--determinizations",
@@ -47,10 +43,25 @@ def main(argv: list[str] | None = None) -> None:
         type=float,
         help=f"weight of the policy's log-probability (default {PRIOR_WEIGHT})",
     )
+
+
+def search_options(args: argparse.Namespace) -> dict[str, int | float]:
+    """The search settings given on the command line, as keyword arguments of ``load_agent``."""
+    options = {k: getattr(args, k) for k in SEARCH_OPTIONS}
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__)
+    parser.add_argument("checkpoint", help="a checkpoint file or 'trained', either with '+search'")
+    parser.add_argument("--opponents", default="heuristic")
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    backends.add_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_search_arguments(parser)
     args = parser.parse_args(argv)
-    names = ("determinizations", "max_determinizations", "candidates", "prior_weight")
-    options = {k: getattr(args, k) for k in names}
-    options = {k: v for k, v in options.items() if v is not None}
+    options = search_options(args)
     try:
         spec = AgentSpec.parse(args.checkpoint)
         rules = checkpoint.load_agent(spec.name).codec.rules

@@ -112,7 +112,7 @@ HEURISTIC_FIRST = Stage("heuristic", {
 })  # fmt: skip
 MIXED = Stage("mixed", {
     "opponents": ("heuristic", "heuristic", "greedy", "random", "self"),
-    "steps": 6_000_000, "epoch_steps": 1_000_000,
+    "steps": 3_000_000, "epoch_steps": 500_000, "lr": 1e-4,
 })  # fmt: skip
 
 RECIPES = {
