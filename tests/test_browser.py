@@ -7,6 +7,7 @@ Python. Without Chromium these tests are skipped, and pytest's summary says why;
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -90,6 +91,18 @@ def play_to_the_end(page: Any) -> None:
     raise AssertionError("the game did not end")
 
 
+def message(page: Any, says: str) -> str:
+    """The page's message once it says ``says``. Messages arrive when the server answers,
+    and an earlier one ("Your turn") may still be showing, so wait for the words."""
+    with contextlib.suppress(Exception):  # playwright's TimeoutError: show what it does say
+        page.wait_for_function(
+            "says => document.querySelector('#message').textContent.includes(says)",
+            arg=says,
+            timeout=10_000,
+        )
+    return str(page.text_content("#message"))
+
+
 def test_a_whole_game_by_clicking_ends_with_the_servers_scores(server, page):
     new_game(page, server.url, seed=3)
     play_to_the_end(page)
@@ -115,11 +128,10 @@ def test_an_illegal_choice_is_explained_and_changes_nothing(server, page):
     page.click(f"#hand .card[data-card='{first}']")
     page.click(f"#hand .card[data-card='{other}']")
     page.click("#play")
-    page.wait_for_function("() => document.querySelector('#message').textContent.length > 0")
-    assert "not a combination" in page.text_content("#message")
+    assert "not a combination" in message(page, "not a combination")
     assert version(page) == before and len(server.table.game.log.moves) == before
     page.click("#play")  # nothing chosen now: the selection was cleared
-    assert "Choose cards" in page.text_content("#message")
+    assert "Choose cards" in message(page, "Choose cards")
 
 
 def test_a_second_tab_that_fell_behind_is_told_and_shown_the_game(server, browser, page):
@@ -130,8 +142,7 @@ def test_a_second_tab_that_fell_behind_is_told_and_shown_the_game(server, browse
     my_move(page)  # the first tab moves on
     other.click("#pass") if other.is_enabled("#pass") else (
         other.click("#hand .card >> nth=0"), other.click("#play"))  # fmt: skip
-    other.wait_for_function("() => document.querySelector('#message').textContent.length > 0")
-    assert "behind the game" in other.text_content("#message")
+    assert "behind the game" in message(other, "behind the game")
     assert version(other) == len(server.table.game.log.moves)  # it now shows the game as it is
     other.context.close()
 
@@ -198,8 +209,7 @@ def test_a_corrupt_log_is_reported_on_the_replay_page(server, page, tmp_path):
     bad.write_text('{"format": "big2-log/1", "rules": {}}', encoding="utf-8")
     page.goto(server.url + "replay")
     page.set_input_files("#log-file", str(bad))
-    page.wait_for_function("() => document.querySelector('#message').textContent.length > 0")
-    assert "cannot be replayed" in page.text_content("#message")
+    assert "cannot be replayed" in message(page, "cannot be replayed")
     assert "corrupt game log" in page.text_content("#message")
 
 

@@ -87,7 +87,8 @@ def test_the_wheel_carries_the_shipped_agent_and_it_loads_from_there(tmp_path):
                     str(source)], check=True)  # fmt: skip
     (wheel,) = wheels.glob("big2-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "training/agents/trained.pt" in names and "big2/py.typed" in names
+    assert {f"training/agents/{f}" for f in checkpoint.SHIPPED.values()} <= set(names)
+    assert "big2/py.typed" in names
     page = {f"big2/app/static/{f}" for f in ("play.html", "replay.html", "big2.css", "cards.js",
                                              "play.js", "replay.js")}  # fmt: skip
     assert page <= set(names)  # big2 serve's page ships in the package

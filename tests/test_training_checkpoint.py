@@ -251,14 +251,29 @@ def test_train_resume_missing_dir_fails(tmp_path):
     assert not (tmp_path / "nope").exists()
 
 
-def test_shipped_agent_loads_and_beats_random():
-    """``trained`` (the committed checkpoint) plays legally through the arena, with the
-    plan features it was trained with, and wins far above parity against random."""
-    agent = load_any_agent("trained")
-    assert agent.name == "trained" and agent.features is not None
-    result = arena([agent, "random", "random", "random"], 50, seed=7)
-    assert result.agents[0].win_share > 0.5  # 0.78 on 1,000 deals (docs/results.md); parity 0.25
+SHIPPED_PRESETS = {"trained": STANDARD, "trained-charlesworth": CHARLESWORTH}
+
+
+def test_the_shipped_agents_are_one_per_preset():
+    assert set(checkpoint.SHIPPED) == set(SHIPPED_PRESETS)
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED_PRESETS))
+def test_each_shipped_agent_loads_and_plays_its_presets_games(name):
+    """A shipped agent (a committed checkpoint) plays its preset's games legally through
+    the arena, with the plan features it was trained with, far above parity against
+    random players; with search too; and refuses the other preset's games, saying why."""
+    rules = SHIPPED_PRESETS[name]
+    agent = load_any_agent(name, rules)
+    assert agent.name == name and agent.features is not None and agent.codec.rules == rules
+    result = arena([agent, "random", "random", "random"], 50, 7, rules)
+    assert result.agents[0].win_share > 0.5  # about 0.8 on 1,000 deals (docs/results.md)
     assert result.agents[0].mean_score > 0
+    searching = load_any_agent(f"{name}+search", rules, determinizations=2, candidates=2)
+    assert arena([searching, "greedy", "greedy", "greedy"], 1, 7, rules).deals == 1
+    other = STANDARD if rules == CHARLESWORTH else CHARLESWORTH
+    with pytest.raises(CheckpointError, match=f"trained for the {rules.name} rules, not"):
+        load_any_agent(name, other)
 
 
 # ------------------------------------------------------------------ search with a checkpoint
