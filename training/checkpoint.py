@@ -4,7 +4,8 @@ A checkpoint is one ``torch.save`` file holding a dict: ``format``, the run ``co
 the algorithm's ``state`` (networks and optimizers), ``epoch``, ``env_step``,
 ``update_step``, the evaluation ``history`` and the self-play ``snapshots``.
 
-The shipped agents (:data:`SHIPPED`: ``trained``) are package data of ``training``
+The shipped agents (:data:`SHIPPED`: ``trained`` for STANDARD rules,
+``trained-charlesworth`` for CHARLESWORTH) are package data of ``training``
 (``training/agents/*.pt``), found through :mod:`importlib.resources`, so they load from
 a checkout, an editable install or a wheel alike.
 """
@@ -27,7 +28,7 @@ from training.nets import MaskedActor, NumpyLogits, QNet, make_actor
 
 FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
-SHIPPED = {"trained": "trained.pt"}  # the agents shipped in training/agents, by name
+SHIPPED = {"trained": "trained.pt", "trained-charlesworth": "trained-charlesworth.pt"}  # by name
 # config keys added after the first checkpoints, with the value older runs used
 LATER_KEYS = {"action_head": "dot", "action_rest": False, "plan_features": False,
               "action_context": False}  # fmt: skip

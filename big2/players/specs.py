@@ -1,8 +1,9 @@
 """Agent specs: one grammar that names every agent, parsed in one place.
 
 ``NAME[+search][:SEED]``, where NAME is a baseline (``random``, ``greedy``,
-``heuristic``, ``search``), ``trained`` (the shipped agent), the path of a training
-checkpoint, or ``MODULE:ATTRIBUTE``, an agent of your own (``mypkg.agents:Cautious``);
+``heuristic``, ``search``), ``trained`` or ``trained-charlesworth`` (the shipped agents),
+the path of a training checkpoint, or ``MODULE:ATTRIBUTE``, an agent of your own
+(``mypkg.agents:Cautious``);
 ``+search`` puts a policy inside :class:`~big2.players.search.SearchAgent` as its prior
 (``trained+search``); ``:SEED`` seeds an agent that uses randomness (``random:3``,
 ``search:1``, ``trained+search:2``) and is refused by deterministic ones.
