@@ -135,22 +135,6 @@ def load_init(cfg: Config, algorithm: PPO | DQN) -> None:
 
 
 @contextmanager
-def torch_threads(threads: int) -> Iterator[None]:
-    """Run the block with ``threads`` torch threads; restore the count afterwards.
-
-    The count is part of reproducibility: with two threads, two runs of the same seed
-    ended with weights that differed in the last bits when the machine was busy (seen in
-    tests/test_distributed.py), while one thread gave identical weights every time.
-    """
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
-@contextmanager
 def scoped_seed(seed: int) -> Iterator[None]:
     """Seed torch, numpy and random for the block; restore their states afterwards."""
     np_state, py_state = np.random.get_state(), random.getstate()

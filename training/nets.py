@@ -10,7 +10,8 @@ action. No full-width (17,859) mask or logit row reaches torch. Device moves hap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -279,13 +280,34 @@ class MaskedQPolicy(DiscreteQLearningPolicy):
         return Batch(logits=values, act=to_numpy(q.argmax(dim=1)), state=hidden)
 
 
+@contextmanager
+def torch_threads(threads: int) -> Iterator[None]:
+    """Run the block with ``threads`` torch threads; restore the count afterwards.
+
+    The count is part of reproducibility: with two threads, two runs of the same seed
+    ended with weights that differed in the last bits when the machine was busy (seen in
+    tests/test_distributed.py), while one thread gave identical weights every time.
+    It is also speed: a network asked about one position at a time gains nothing from
+    a second thread and loses a lot when the cores are busy (the arena with ``trained``,
+    50 deals against random players beside two busy processes on 2 cores: 11.6 s with
+    one thread, 51.6 s with two).
+    """
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 class NumpyLogits:
     """The network as a policy for :class:`envs.policy_agent.PolicyAgent`: (observation,
     mask[, plan rows]) -> logits over every action (numpy; -1e9 off the mask).
 
     Only the legal actions reach the network; ``plan`` has one row per legal action in
     ascending action order. A class, not a closure, so agents holding it pickle into
-    arena workers.
+    arena workers. It runs on one torch thread (:func:`torch_threads`): the arena
+    parallelises over processes (``--workers``), not inside one position's forward pass.
     """
 
     def __init__(self, net: MaskedActor) -> None:
@@ -295,7 +317,7 @@ class NumpyLogits:
         self, obs: np.ndarray, mask: np.ndarray, plan: np.ndarray | None = None
     ) -> np.ndarray:
         legal = np.flatnonzero(mask)
-        with torch.no_grad():
+        with torch.no_grad(), torch_threads(1):
             scores = self.net.scores(obs[None], legal[None], None if plan is None else plan[None])
         out = np.full(mask.shape, ILLEGAL, dtype=np.float32)
         out[legal] = scores[0].cpu().numpy()

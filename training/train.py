@@ -34,9 +34,10 @@ from tianshou.utils.torch_utils import policy_within_training_step
 from big2.evaluation.backends import BackendError, make_backend
 from big2.evaluation.processes import stop_on_sigterm
 from training import checkpoint
-from training.build import load_init, make_algorithm, scoped_seed, torch_threads
+from training.build import load_init, make_algorithm, scoped_seed
 from training.config import Config, parse_args
 from training.loop import Run, RunState
+from training.nets import torch_threads
 from training.rundir import RunDirectory
 from training.seeds import seed_of
 
