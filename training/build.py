@@ -96,7 +96,7 @@ def acting_net(algorithm: PPO | DQN) -> MaskedActor:
 
 # what a checkpoint given to --init must share with the run
 ARCHITECTURE = ("algo", "observer", "actions", "rules", "hidden", "action_head", "action_rest",
-                "plan_features", "action_context")  # fmt: skip
+                "plan_features", "action_context", "body")  # fmt: skip
 
 
 def load_init(cfg: Config, algorithm: PPO | DQN) -> None:

@@ -31,7 +31,7 @@ KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "histor
 SHIPPED = {"trained": "trained.pt", "trained-charlesworth": "trained-charlesworth.pt"}  # by name
 # config keys added after the first checkpoints, with the value older runs used
 LATER_KEYS = {"action_head": "dot", "action_rest": False, "plan_features": False,
-              "action_context": False}  # fmt: skip
+              "action_context": False, "body": "auto"}  # fmt: skip
 
 
 def setting(cfg: dict[str, Any], key: str) -> Any:

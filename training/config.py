@@ -30,6 +30,7 @@ from big2.players.specs import BASELINES, load_agent
 from big2.rules import get as get_rules
 from envs import codecs
 from envs.rewards import REWARDS
+from training.bodies import BODIES, sequence_piece
 
 SELF, SELF_ALL = "self", "self-all"
 DEVICES = ("auto", "cpu", "cuda")
@@ -116,6 +117,9 @@ class Config:
     )  # fmt: skip
     hidden: tuple[int, ...] = option((256, 128), "network", "hidden layer widths",
                                      Bounds(1, 65_536))  # fmt: skip
+    body: str = option("auto", "network", "how the actor reads its observation: auto (a CNN "
+                       "over card planes, else an MLP) or gru (a GRU over the observer's move "
+                       "history, as in 'history', then the MLP)", choices=BODIES)  # fmt: skip
     action_head: str = option("dot", "network", "how actions are scored from their features",
                               choices=ACTION_HEADS)  # fmt: skip
     action_rest: bool = option(True, "network", "score actions with features of what they "
@@ -195,6 +199,9 @@ class Config:
             )
         if self.critic_observer:
             observers.make(self.critic_observer, self.rules)
+        if self.body == "gru" and sequence_piece(observers.make(self.observer, self.rules)) is None:
+            raise ValueError(f"--body gru reads the observer's move history; observer "
+                             f"{self.observer!r} has none (try --observer history)")  # fmt: skip
 
     def _check_opponents(self) -> None:
         if SELF_ALL in self.opponents and len(self.opponents) > 1:

@@ -178,7 +178,8 @@ class MaskedActor(nn.Module):
     """Observations and legal ids -> logits over the legal positions (B, K).
 
     The body suits the observer's shape (:func:`training.bodies.make_body`: an MLP, or a
-    CNN for card planes; a plain size means an MLP). With ``features`` (one row per
+    CNN for card planes, or with ``body="gru"`` a GRU over its move history; a plain
+    size means an MLP). With ``features`` (one row per
     action: the catalog codec) the head is an :class:`ActionScorer` (``rest``: it also
     reads what each play leaves in the hand, which needs an observer); without, a
     linear layer whose rows for the legal actions are gathered (the hand codec).
@@ -194,6 +195,7 @@ class MaskedActor(nn.Module):
         rest: bool = False,
         plan: bool = False,
         context: bool = False,
+        body: str = "auto",
     ) -> None:
         super().__init__()
         if plan and features is None:
@@ -201,7 +203,7 @@ class MaskedActor(nn.Module):
         if rest and not isinstance(observer, Observer):
             raise ValueError("rest features read the hand, so they need an observer, not a size")
         if isinstance(observer, Observer):
-            self.body = make_body(observer, hidden)
+            self.body = make_body(observer, hidden, body)
             hand = HandReader(observer) if rest else None
         else:
             self.body, hand = mlp([observer, *hidden]), None
@@ -342,4 +344,4 @@ def make_actor(cfg: Config, kind: type[MaskedActor] = MaskedActor) -> MaskedActo
     codec = codecs.make(cfg.actions, get_rules(cfg.rules))
     return kind(observers.make(cfg.observer, cfg.rules), codec.n, cfg.hidden,
                 action_features(codec), cfg.action_head, cfg.action_rest,
-                cfg.plan_features, cfg.action_context)  # fmt: skip
+                cfg.plan_features, cfg.action_context, cfg.body)  # fmt: skip
