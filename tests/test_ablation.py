@@ -17,7 +17,14 @@ from big2.evaluation.stats import normal_ci, t_ci
 from training.ablation.cli import main, parse
 from training.ablation.report import OUTPUTS, summary
 from training.ablation.runner import prepare, run_cells
-from training.ablation.stats import DEALS_ONLY, DISTINGUISHABLE, NOT, paired, per_setting
+from training.ablation.stats import (
+    DEALS_ONLY,
+    DISTINGUISHABLE,
+    NOT,
+    detectable,
+    paired,
+    per_setting,
+)
 from training.ablation.study import Study, coerce
 from training.config import Config, parse_args
 
@@ -91,6 +98,35 @@ def test_paired_differences_use_seeds_both_settings_finished():
     assert paired(cells, "a", "b").mean == pytest.approx(1.0)
     with pytest.raises(ValueError, match="no seed finished"):
         paired(cells, "a", "c")
+
+
+def test_the_detectable_difference_pools_the_per_seed_differences():
+    # per-seed differences from "ref": a: +0.08, +0.10, +0.12 (sd 0.02); b: -0.01, +0.01,
+    # +0.03 (sd 0.02): pooled sd 0.02, three seeds, t(2) = 4.302653: threshold 0.0497
+    wins = {"ref": [0.20, 0.20, 0.20], "a": [0.28, 0.30, 0.32], "b": [0.19, 0.21, 0.23]}
+    cells = {(name, seed): [v, v] for name, values in wins.items() for seed, v in enumerate(values)}
+    power = detectable(cells, "ref")
+    assert power.sd == pytest.approx(0.02) and (power.seeds, power.comparisons) == (3, 2)
+    assert power.threshold == pytest.approx(4.302653 * 0.02 / math.sqrt(3))
+    # with equal spreads it is each paired interval's half-width over seeds: a's +0.10
+    # is beyond it, b's +0.01 is not
+    lo, hi = paired(cells, "a", "ref").over_seeds
+    assert (hi - lo) / 2 == pytest.approx(power.threshold)
+    assert paired(cells, "a", "ref").verdict == DISTINGUISHABLE
+    assert paired(cells, "b", "ref").verdict != DISTINGUISHABLE
+
+
+def test_more_seeds_detect_smaller_differences_and_one_seed_detects_nothing():
+    def cells(seeds: int) -> dict[tuple[str, int], list[float]]:
+        gaps = [0.01 * (i % 3) for i in range(seeds)]  # the same spread at any count
+        return {**{("ref", i): [0.25] for i in range(seeds)},
+                **{("x", i): [0.25 + g] for i, g in enumerate(gaps)}}  # fmt: skip
+
+    assert detectable(cells(10), "ref").threshold < detectable(cells(3), "ref").threshold
+    with pytest.raises(ValueError, match="no setting has two seeds paired with 'ref'"):
+        detectable(cells(1), "ref")
+    with pytest.raises(ValueError, match="no setting has two seeds"):
+        detectable({("ref", 0): [0.2], ("ref", 1): [0.3]}, "ref")  # nothing to compare
 
 
 # ------------------------------------------------------------------ studies and settings
@@ -208,6 +244,8 @@ def test_a_tiny_study_writes_every_output(tiny_study):
     assert "## Paired differences against simple" in summary
     assert "| planes | random | win share |" in summary
     assert "Of these 4 differences:" in summary  # 1 setting x 2 opponents x 2 metrics
+    power = summary.split("## Power")[1]  # one row per opponent, from the two seeds
+    assert "| random | " in power and "| greedy | " in power and "| 2 |" in power
 
 
 @pytest.mark.slow

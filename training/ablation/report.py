@@ -26,6 +26,7 @@ from training.ablation.stats import (
     Interval,
     cell_values,
     deal_values,
+    detectable,
     over_seeds,
     paired,
     per_cell,
@@ -98,6 +99,7 @@ def summary(study: Study, outcomes: Sequence[Outcome], lost: Sequence[str] = ())
     if settings:
         lines += _ranked(study, finished, settings)
         lines += _differences(study, finished, settings)
+        lines += _power(study, finished, settings)
     failed = [o for o in outcomes if o.result is None]
     if failed:
         lines += ["## Failed cells", "", "Re-running the same command retries them.", ""]
@@ -233,3 +235,38 @@ def _differences(study: Study, finished: Sequence[Outcome], settings: list[Setti
               f"that were all truly zero, about {count / 20:.1f} would still exclude zero by "
               f"chance. Read single verdicts with that in mind.", ""]  # fmt: skip
     return lines
+
+
+def _power(study: Study, finished: Sequence[Outcome], settings: list[Setting]) -> list[str]:
+    """The smallest win-share difference the study could detect against each opponent,
+    and the settings that differ from the reference by more (stats.detectable)."""
+    ref = study.reference
+    if ref not in settings or len(settings) < 2:
+        return []
+    lines = ["## Power", "",
+             f"The smallest difference in win share from {ref.label} that a paired interval "
+             "over seeds would call distinguishable at 95%, from the spread of every "
+             "setting's per-seed differences (pooled). A true difference of that size is "
+             "called distinguishable a little over half the time; one 1.5 times as large, "
+             "about 85% of the time.", "",
+             "| opponent | detectable difference | pooled sd of per-seed differences "
+             "| seeds | settings distinguishable from the reference |",
+             "|---|---|---|---|---|"]  # fmt: skip
+    for opponent in study.eval_opponents:
+        cells = cell_values(finished, opponent, "win_share")
+        try:
+            power = detectable(cells, ref.name)
+        except ValueError as e:
+            lines.append(f"| {opponent} | n/a | n/a | n/a | {e} |")
+            continue
+        differ = []
+        for s in settings:
+            try:
+                d = paired(cells, s.name, ref.name)
+            except ValueError:  # the reference itself, or no seed finished on both sides
+                continue
+            if s.name != ref.name and d.verdict == DISTINGUISHABLE:
+                differ.append(f"{s.label} ({d.mean:+.3f})")
+        lines.append(f"| {opponent} | {power.threshold:.3f} | {power.sd:.3f} | {power.seeds} | "
+                     f"{'; '.join(differ) or 'none'} |")  # fmt: skip
+    return [*lines, ""]
