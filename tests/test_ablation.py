@@ -146,6 +146,25 @@ def test_grid_settings_and_cells():
     study.check()
 
 
+def test_an_observer_entry_carries_its_own_options():
+    study = Study(observers=("history", "history body=gru"), seeds=2,
+                  grid=(("critic_observer", ("oracle", "")),))  # fmt: skip
+    assert [s.name for s in study.settings()] == [
+        "history critic_observer=oracle", "history critic_observer=",
+        "history body=gru critic_observer=oracle", "history body=gru critic_observer=",
+    ]  # fmt: skip
+    assert [c.config.body for c in study.cells(Path("root"))] == ["auto"] * 4 + ["gru"] * 4
+    study.check()
+    with pytest.raises(ValueError, match="cell card_counting body=gru seed 0: --body gru"):
+        Study(observers=("card_counting body=gru",)).check()  # no move history to read
+    with pytest.raises(ValueError, match="sets 'body', which --set or --grid sets too"):
+        Study(observers=("history body=gru",), grid=(("body", ("auto", "gru")),)).check()
+    with pytest.raises(ValueError, match="options take KEY=VALUE, got 'gru'"):
+        Study(observers=("history gru",)).check()
+    with pytest.raises(ValueError, match="unknown training option 'speed'"):
+        Study(observers=("history speed=2",)).check()
+
+
 def test_options_are_coerced_and_bad_ones_named():
     assert coerce("opponents", "random greedy") == ("random", "greedy")
     assert coerce("lr", "0.001") == 0.001 and coerce("action_rest", "off") is False

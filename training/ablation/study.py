@@ -2,8 +2,11 @@
 
 A :class:`Study` comes from the command line or a TOML file. Each *setting* is one
 observer with one value of every ``--grid`` option; each *cell* is a setting trained with
-one seed. Every cell is a :class:`training.config.Config`: the study's ``--set`` options,
-the setting's values, the seed, the budget, one torch thread, and its own run directory.
+one seed. An observer entry may carry options of its own, for a setting that only some
+observers can take: ``"history body=gru"`` is the ``history`` observer read by the
+sequence body, beside plain ``"history"``. Every cell is a
+:class:`training.config.Config`: the study's ``--set`` options, the setting's values, the
+seed, the budget, one torch thread, and its own run directory.
 
 >>> study = Study(observers=("simple", "planes"), seeds=2, grid=(("actions", ("catalog", "hand")),))
 >>> [s.label for s in study.settings()]
@@ -12,6 +15,8 @@ the setting's values, the seed, the budget, one torch thread, and its own run di
 8
 >>> coerce("hidden", "64 32"), coerce("plan_features", "yes"), coerce("critic_observer", "")
 ((64, 32), True, '')
+>>> [s.name for s in Study(observers=("history", "history body=gru")).settings()]
+['history', 'history body=gru']
 """
 
 from __future__ import annotations
@@ -72,6 +77,22 @@ def _scalar(key: str, kind: type, value: Any) -> Any:
         return kind(value)
     except (TypeError, ValueError):
         raise ValueError(f"option {key!r} takes a {kind.__name__}, not {value!r}") from None
+
+
+def parse_entry(entry: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """An observers entry, ``"NAME [KEY=VALUE ...]"``: the observer and its own options.
+
+    >>> parse_entry("history body=gru")
+    ('history', (('body', 'gru'),))
+    """
+    name, *options = entry.split()
+    values = []
+    for option in options:
+        key, sep, value = option.partition("=")
+        if not sep or not key:
+            raise ValueError(f"observer entry {entry!r}: options take KEY=VALUE, got {option!r}")
+        values.append((key, coerce(key, value)))
+    return name, tuple(values)
 
 
 @dataclass(frozen=True)
@@ -164,8 +185,14 @@ class Study:
             raise ValueError(f"study key 'observers' takes a list of names, got {self.observers!r}")
         if not self.observers:
             raise ValueError("a study needs at least one observer")
-        for name in self.observers:
+        grid_keys = {k for k, _ in self.grid} | {k for k, _ in self.fixed}
+        for entry in self.observers:
+            name, own = parse_entry(entry)
             observers.make(name)
+            for key, _ in own:
+                if key in grid_keys:
+                    raise ValueError(f"observer entry {entry!r} sets {key!r}, which --set or "
+                                     f"--grid sets too")  # fmt: skip
         if len(set(self.observers)) != len(self.observers):
             raise ValueError(f"observers are listed twice: {list(self.observers)}")
         for name in ("seeds", "steps", "report_deals", "threads"):
@@ -203,11 +230,12 @@ class Study:
     def settings(self) -> list[Setting]:
         """Every observer x every combination of grid values, in order."""
         keys = [k for k, _ in self.grid]
-        combos = itertools.product(*(vs for _, vs in self.grid))
-        return [
-            Setting(o, tuple(zip(keys, values, strict=True)))
-            for o, values in itertools.product(self.observers, list(combos))
-        ]
+        combos = list(itertools.product(*(vs for _, vs in self.grid)))
+        out = []
+        for entry in self.observers:
+            name, own = parse_entry(entry)
+            out += [Setting(name, own + tuple(zip(keys, values, strict=True))) for values in combos]
+        return out
 
     @property
     def reference(self) -> Setting:
