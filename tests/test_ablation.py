@@ -163,6 +163,8 @@ def test_an_observer_entry_carries_its_own_options():
         Study(observers=("history gru",)).check()
     with pytest.raises(ValueError, match="unknown training option 'speed'"):
         Study(observers=("history speed=2",)).check()
+    with pytest.raises(ValueError, match="names no observer"):
+        Study(observers=(" ",)).check()
 
 
 def test_options_are_coerced_and_bad_ones_named():

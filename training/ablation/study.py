@@ -85,6 +85,8 @@ def parse_entry(entry: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     >>> parse_entry("history body=gru")
     ('history', (('body', 'gru'),))
     """
+    if not entry.split():
+        raise ValueError(f"an observers entry names no observer: {entry!r}")
     name, *options = entry.split()
     values = []
     for option in options:
