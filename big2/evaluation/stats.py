@@ -23,6 +23,12 @@ T95 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.
        2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272)  # fmt: skip
 
 
+def t95(df: int) -> float:
+    """The two-sided 95% Student t quantile for ``df`` degrees of freedom (the normal's
+    beyond 30)."""
+    return T95[df - 1] if df <= len(T95) else Z95
+
+
 def mean(xs: Sequence[float]) -> float:
     """The mean of ``xs`` (at least one value)."""
     if not xs:
@@ -51,5 +57,5 @@ def t_ci(xs: Sequence[float]) -> tuple[float, float]:
     if len(xs) < 2:
         return (m, m)
     df = len(xs) - 1
-    half = _half_width(xs, T95[df - 1] if df <= len(T95) else Z95)
+    half = _half_width(xs, t95(df))
     return (m - half, m + half)

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from big2.evaluation.stats import T95, Z95, mean, normal_ci, t_ci
+from big2.evaluation.stats import mean, normal_ci, t95, t_ci
 
 METRICS = ("win_share", "mean_score")
 DISTINGUISHABLE, DEALS_ONLY, NOT = "distinguishable", "on these deals only", "not distinguishable"
@@ -192,5 +192,4 @@ def detectable(cells: CellValues, reference: str) -> Power:
         raise ValueError(f"no setting has two seeds paired with {reference!r}: no spread "
                          f"to measure")  # fmt: skip
     sd = math.sqrt(squares / df)
-    quantile = T95[fewest - 2] if fewest - 1 <= len(T95) else Z95
-    return Power(quantile * sd / math.sqrt(fewest), sd, fewest, count)
+    return Power(t95(fewest - 1) * sd / math.sqrt(fewest), sd, fewest, count)
