@@ -283,7 +283,7 @@ def check_reachable(address: str, timeout: float, dialled: Sequence[str] = ()) -
             raise ClusterUnreachable(
                 f"no Ray cluster answers at {address} (a TCP connection to {host}:{port} "
                 f"failed within {timeout:g} s: {reason}); check that the head node runs "
-                f"(ray start --head --port {port}) and that this machine can reach that port"
+                f"(ray start --head --port {port}) and that this host can reach that port"
             ) from None
 
 
