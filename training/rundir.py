@@ -1,8 +1,9 @@
 """A training run's directory: what a run writes there, and the only files it ever removes.
 
 A run writes ``config.json``, ``tb/`` (TensorBoard event files), ``latest.pt``,
-``best.pt``, ``evaluations.json``, ``curve.png`` and the lock file ``.lock``
-(:mod:`training.lock`). :class:`RunDirectory` guards that set:
+``best.pt``, ``evaluations.json``, ``curve.png``, the lock file ``.lock``
+(:mod:`training.lock`), and a distillation run (:mod:`training.distill`) its
+``labels.npz`` and ``distill.json``. :class:`RunDirectory` guards that set:
 
 - a new run takes the directory's lock first, so a second run into the same directory
   is refused at once, naming the first;
@@ -35,7 +36,8 @@ from training.lock import LOCK_FILE, locked
 
 # what a run writes (the .tmp files: a save cut short)
 FILES = ("config.json", "latest.pt", "best.pt", "evaluations.json", "curve.png", LOCK_FILE,
-         "latest.pt.tmp", "best.pt.tmp")  # fmt: skip
+         "latest.pt.tmp", "best.pt.tmp",
+         "labels.npz", "labels.tmp.npz", "distill.json")  # fmt: skip
 TENSORBOARD = "tb"  # a directory of TensorBoard event files
 EVENT_PREFIX = "events.out.tfevents."
 REPOSITORY_MARKERS = (".git", ".hg", ".svn")

@@ -1,0 +1,381 @@
+"""Distil search into the policy: ``python -m training.distill CHECKPOINT --run-dir DIR``.
+
+Search at play time (``NAME+search``, :mod:`big2.players.search`) wins more than the
+policy it starts from, because it tries the policy's likeliest moves on sampled deals.
+Distillation hands that gain back to the policy, so it plays better without search
+(and makes a better prior for it):
+
+1. **Label.** The policy plays with search (``CHECKPOINT+search``) in one seat of arena
+   games against three copies of each of ``--opponents`` (duplicate deals of
+   ``--label-seed``, the same number of deals for each), and at every decision the
+   search weighed, :class:`Recorder` keeps what the policy is asked (its observation,
+   legal actions and plan features, built by the agent's own
+   :meth:`~envs.policy_agent.PolicyAgent.inputs`) and the search's move: one
+   :class:`Labels` set, saved as ``labels.npz``.
+2. **Fit.** The actor is trained to put the search's move first (cross-entropy over its
+   legal actions, Adam), ``--epochs`` passes over the labels in a seeded order; after
+   each pass it plays the arena on the validation deals (the checkpoint's
+   ``eval_opponents``, ``eval_deals``, ``eval_seed``), exactly like a training epoch.
+   ``best.pt`` is the pass with the best mean win share (mean score for a checkpoint not
+   trained on the ``win`` reward); the starting policy counts as pass 0, so distillation
+   never ships a policy that evaluated worse than the one it started from.
+
+The run directory follows :mod:`training.rundir` like a training run (refused when it
+holds a run, locked while it runs); a run cut short continues where it stopped
+(labels already saved are kept, and fitting restarts from its last finished pass), so
+``--max-minutes`` in :mod:`training.recipes` loses at most one stage of work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from big2.evaluation import evaluate
+from big2.game import View
+from big2.hand_ranking import HandRanking
+from big2.log import Thought
+from big2.players import load_agent
+from big2.players.search import SearchAgent
+from envs.policy_agent import PolicyAgent
+from training import checkpoint
+from training.config import Config
+from training.loop import epoch_scores, evaluate_policy, selection_key
+from training.nets import MaskedActor, torch_threads
+from training.plot import plot_curve
+from training.rundir import RunDirectory
+from training.seeds import seed_of
+
+LABELS = "labels.npz"
+SETTINGS = "distill.json"
+# what a continued run may change: how long it fits, never what it learns from
+CONTINUE_CHANGES = ("epochs", "threads", "max_minutes")
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Positions the search decided, as the policy sees them: observation (N, D),
+    legal action ids (N, K, padded with -1), plan features (N, K, F) or None, and the
+    search's move as a position in each row's legal ids (N,)."""
+
+    observation: np.ndarray
+    legal: np.ndarray
+    plan: np.ndarray | None
+    target: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.target)
+
+    def save(self, path: Path) -> None:
+        arrays = {k: v for k, v in asdict(self).items() if v is not None}
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, **arrays)
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Labels:
+        with np.load(path) as data:
+            plan = data.get("plan")
+            return cls(data["observation"], data["legal"], plan, data["target"])
+
+    @classmethod
+    def stack(cls, rows: list[tuple[np.ndarray, np.ndarray, np.ndarray | None, int]]) -> Labels:
+        """Labels from :class:`Recorder` rows (obs, legal ids, plan rows, target)."""
+        if not rows:
+            raise ValueError("no positions were labelled: the search made no decision")
+        width = max(len(r[1]) for r in rows)
+        legal = np.full((len(rows), width), -1, dtype=np.int32)
+        plan = None
+        if rows[0][2] is not None:
+            plan = np.zeros((len(rows), width, rows[0][2].shape[1]), dtype=np.int8)
+        for i, (_, ids, features, _) in enumerate(rows):
+            legal[i, : len(ids)] = ids
+            if plan is not None and features is not None:
+                plan[i, : len(ids)] = features
+        obs = np.stack([r[0] for r in rows]).astype(np.float32)
+        return cls(obs, legal, plan, np.array([r[3] for r in rows], dtype=np.int64))
+
+
+class Recorder:
+    """Plays like ``search``; at each decision it weighed, keeps the inputs ``policy``
+    would get and the position of the search's move among the legal actions."""
+
+    def __init__(self, search: SearchAgent, policy: PolicyAgent) -> None:
+        self.search, self.policy, self.name = search, policy, search.name
+        self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray | None, int]] = []
+        self.last_thought: Thought | None = None
+
+    def reset(self, seed: int) -> None:
+        self.search.reset(seed)
+
+    def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
+        move = self.search.act(view, legal_moves)
+        self.last_thought = self.search.last_thought
+        if self.last_thought is not None:  # a real choice (not a forced move)
+            obs, mask, *plan = self.policy.inputs(view, legal_moves)
+            ids = np.flatnonzero(mask)
+            position = int(np.searchsorted(ids, self.policy.codec.encode(move, view.hand)))
+            self.rows.append((obs, ids.astype(np.int32), plan[0] if plan else None, position))
+        return move
+
+
+def label(source: str, opponents: list[str], deals: int, seed: int) -> Labels:
+    """Play ``source+search`` against three copies of each opponent on ``deals`` duplicate
+    deals of ``seed`` (its own seed per opponent) and record the search's decisions."""
+    policy = checkpoint.load_agent(source)
+    rules = policy.codec.rules
+    search = load_agent(f"{source}+search", rules)
+    assert isinstance(search, SearchAgent)
+    recorder = Recorder(search, policy)
+    for k, name in enumerate(opponents):
+        evaluate(
+            [recorder, name, name, name], deals, seed_of(seed, "label", k), rules, progress=True
+        )
+    return Labels.stack(recorder.rows)
+
+
+def fit_pass(
+    net: MaskedActor, labels: Labels, optim: torch.optim.Optimizer, batch_size: int, seed: int
+) -> float:
+    """One pass over ``labels`` in a seeded order; the mean cross-entropy."""
+    order = torch.randperm(len(labels), generator=torch.Generator().manual_seed(seed)).numpy()
+    losses = []
+    net.train()
+    for start in range(0, len(order), batch_size):
+        rows = order[start : start + batch_size]
+        plan = None if labels.plan is None else labels.plan[rows]
+        logits = net.scores(labels.observation[rows], labels.legal[rows], plan)
+        target = torch.as_tensor(labels.target[rows], device=logits.device)
+        loss = torch.nn.functional.cross_entropy(logits, target)
+        optim.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
+        optim.step()
+        losses.append(float(loss.detach()))
+    net.eval()
+    return float(np.mean(losses))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one distillation runs (the command's options)."""
+
+    source: str
+    run_dir: str
+    opponents: tuple[str, ...] = ("heuristic", "heuristic", "greedy", "random")
+    deals: int = 500  # label deals per opponent (4 games each)
+    epochs: int = 4
+    lr: float = 3e-5
+    batch_size: int = 256
+    seed: int = 0
+    threads: int = 1
+    eval_deals: int = 0  # validation deals per opponent; 0: the checkpoint's own setting
+    max_minutes: float = 0.0  # stop after the pass that exceeds this (0: no limit)
+
+    def check(self) -> None:
+        if self.eval_deals < 0:
+            raise ValueError(f"eval_deals must be at least 0, got {self.eval_deals}")
+        for name in ("deals", "epochs", "batch_size", "threads"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if not 0 < self.lr <= 1:
+            raise ValueError(f"lr must be in (0, 1], got {self.lr}")
+        if self.max_minutes < 0:
+            raise ValueError(f"max_minutes must be at least 0, got {self.max_minutes}")
+        if not self.opponents:
+            raise ValueError("give at least one opponent to label games against")
+        for name in self.opponents:
+            load_agent(name)  # a bad spec raises, naming it
+
+
+def distill(settings: Settings) -> dict[str, Any]:
+    """Label, then fit (see the module docstring); the run's last checkpoint data (its
+    ``epoch`` is the passes done: fewer than ``settings.epochs`` when ``max_minutes``
+    ran out, and running again continues)."""
+    settings.check()
+    started = time.monotonic()
+    data = checkpoint.load(settings.source)  # a missing or broken file raises, saying why
+    run_dir = Path(settings.run_dir)
+    directory = RunDirectory(run_dir)
+    latest = run_dir / "latest.pt"
+    resume = checkpoint.load(latest) if latest.is_file() else None
+    fresh = not (run_dir / SETTINGS).is_file()
+    with directory.claim(fresh=fresh), torch_threads(settings.threads):
+        _check_continued(settings, run_dir) if not fresh else _write_settings(settings, run_dir)
+        labels = _labels(settings, run_dir)
+        return _fit(settings, data, labels, run_dir, resume, started)
+
+
+def _write_settings(settings: Settings, run_dir: Path) -> None:
+    path = run_dir / SETTINGS
+    path.write_text(json.dumps(asdict(settings), indent=1), encoding="utf-8")
+
+
+def _check_continued(settings: Settings, run_dir: Path) -> None:
+    """A run continued in ``run_dir`` must have been started with the same settings
+    (but :data:`CONTINUE_CHANGES`)."""
+    saved = json.loads((run_dir / SETTINGS).read_text(encoding="utf-8"))
+    given = json.loads(json.dumps(asdict(settings)))  # tuples as lists, as saved
+    differ = [k for k in given if k not in CONTINUE_CHANGES and saved.get(k) != given[k]]
+    if differ:
+        shown = ", ".join(f"{k} {saved.get(k)!r} (now {given[k]!r})" for k in differ)
+        raise ValueError(
+            f"{run_dir} holds a distillation started with other settings: "
+            f"{shown}; continue it with those or choose another --run-dir"
+        )
+
+
+def _labels(settings: Settings, run_dir: Path) -> Labels:
+    path = run_dir / LABELS
+    if path.is_file():
+        return Labels.load(path)
+    print(
+        f"distill: labelling {settings.deals} deals against each of "
+        f"{', '.join(settings.opponents)}",
+        file=sys.stderr,
+    )
+    labels = label(settings.source, list(settings.opponents), settings.deals, settings.seed)
+    labels.save(path)
+    return labels
+
+
+def _fit(
+    settings: Settings,
+    data: dict[str, Any],
+    labels: Labels,
+    run_dir: Path,
+    resume: dict[str, Any] | None,
+    started: float,
+) -> dict[str, Any]:
+    """Fit the actor to ``labels`` pass by pass, evaluating after each (pass 0: as given)."""
+    cfg = replace(checkpoint.config_of(data), run_dir=str(run_dir))
+    if settings.eval_deals:
+        cfg = replace(cfg, eval_deals=settings.eval_deals)
+    net = checkpoint.actor_from(resume or data)
+    optim = torch.optim.Adam(net.parameters(), lr=settings.lr)
+    if resume is not None:
+        optim.load_state_dict(resume["state"]["distill.optim"])
+    done, history = (resume["epoch"], resume["history"]) if resume else (0, [])
+    out = resume or _save(run_dir, cfg, net, optim, 0, [], best=False)  # the labels are kept
+    if not history:  # pass 0: the policy as given, on the same deals
+        history = evaluate_policy(cfg, net, 0)
+        out = _save(run_dir, cfg, net, optim, 0, history, best=True)
+    key = selection_key(cfg)
+    best = max(epoch_scores(history, key).values())
+    for p in range(done, settings.epochs):
+        loss = fit_pass(net, labels, optim, settings.batch_size, seed_of(settings.seed, "fit", p))
+        rows = evaluate_policy(cfg, net, (p + 1) * len(labels))
+        history = [*history, *rows]
+        score = epoch_scores(rows, key)[rows[0]["env_step"]]
+        summary = ", ".join(f"{r['opponent']} {r['win_share']:.3f}" for r in rows)
+        print(f"[pass {p + 1}] loss {loss:.3f}; win share vs {summary}", flush=True)
+        out = _save(run_dir, cfg, net, optim, p + 1, history, best=score > best)
+        best = max(best, score)
+        if 0 < settings.max_minutes * 60 <= time.monotonic() - started:
+            break
+    return out
+
+
+def _save(
+    run_dir: Path,
+    cfg: Config,
+    net: MaskedActor,
+    optim: torch.optim.Optimizer,
+    passes: int,
+    history: list[dict[str, Any]],
+    best: bool,
+) -> dict[str, Any]:
+    """Write ``latest.pt`` (and ``best.pt`` when ``best``), the curve and the evaluations."""
+    state: dict[str, Any] = {f"policy.actor.{k}": v for k, v in net.state_dict().items()}
+    state["distill.optim"] = optim.state_dict()
+    data = {
+        "config": cfg.to_dict(),
+        "state": state,
+        "epoch": passes,
+        "env_step": passes,
+        "update_step": 0,
+        "history": history,
+        "snapshots": [],
+    }
+    checkpoint.save(run_dir / "latest.pt", data)
+    if best:
+        checkpoint.save(run_dir / "best.pt", data)
+    (run_dir / "config.json").write_text(json.dumps(cfg.to_dict(), indent=1), encoding="utf-8")
+    (run_dir / "evaluations.json").write_text(json.dumps(history, indent=1), encoding="utf-8")
+    if history:
+        plot_curve(history, run_dir / "curve.png")
+    return data
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m training.distill",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "source", help="the policy to distil search into: a checkpoint or 'trained'"
+    )
+    parser.add_argument("--run-dir", required=True, help="where labels and checkpoints go")
+    defaults = Settings("", "")
+    parser.add_argument(
+        "--opponents",
+        nargs="+",
+        default=list(defaults.opponents),
+        help="label games against three copies of each (agent specs)",
+    )
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=defaults.deals,
+        help="duplicate deals to label per opponent (4 games each)",
+    )
+    parser.add_argument(
+        "--epochs", type=int, default=defaults.epochs, help="passes over the labels"
+    )
+    parser.add_argument("--lr", type=float, default=defaults.lr, help="Adam's learning rate")
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=defaults.seed,
+        help="seeds the label deals, the search and the order of passes",
+    )
+    parser.add_argument("--threads", type=int, default=defaults.threads, help="torch threads")
+    parser.add_argument(
+        "--eval-deals",
+        type=int,
+        default=0,
+        help="validation deals per opponent (default: the checkpoint's)",
+    )
+    args = parser.parse_args(argv)
+    settings = Settings(
+        args.source,
+        args.run_dir,
+        tuple(args.opponents),
+        args.deals,
+        args.epochs,
+        args.lr,
+        args.batch_size,
+        args.seed,
+        args.threads,
+        args.eval_deals,
+    )
+    try:
+        distill(settings)
+    except ValueError as e:  # CheckpointError and RunDirError included
+        raise SystemExit(f"distill: {e}") from None
+    print(f"best pass: {Path(args.run_dir) / 'best.pt'}")
+
+
+if __name__ == "__main__":
+    main()
