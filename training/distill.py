@@ -6,8 +6,8 @@ Distillation hands that gain back to the policy, so it plays better without sear
 (and makes a better prior for it):
 
 1. **Label.** The policy plays with search (``CHECKPOINT+search``) in one seat of arena
-   games against three copies of each of ``--opponents`` (duplicate deals of
-   ``--label-seed``, the same number of deals for each), and at every decision the
+   games against three copies of each of ``--opponents`` (``--deals`` duplicate deals
+   of each, seeded by ``--seed``), and at every decision the
    search weighed, :class:`Recorder` keeps what the policy is asked (its observation,
    legal actions and plan features, built by the agent's own
    :meth:`~envs.policy_agent.PolicyAgent.inputs`) and the search's move: one
@@ -21,9 +21,15 @@ Distillation hands that gain back to the policy, so it plays better without sear
    never ships a policy that evaluated worse than the one it started from.
 
 The run directory follows :mod:`training.rundir` like a training run (refused when it
-holds a run, locked while it runs); a run cut short continues where it stopped
-(labels already saved are kept, and fitting restarts from its last finished pass), so
-``--max-minutes`` in :mod:`training.recipes` loses at most one stage of work.
+holds a run, locked while it runs); running the same command again continues where a
+run stopped: labels once saved are kept, and fitting goes on from its last finished
+pass. A time budget (``max_minutes``, which :mod:`training.recipes` passes) stops it
+between passes; labelling is its smallest unit of work.
+
+>>> Settings("trained", "runs/d", deals=0).check()
+Traceback (most recent call last):
+...
+ValueError: deals must be at least 1, got 0
 """
 
 from __future__ import annotations
@@ -174,7 +180,7 @@ class Settings:
     opponents: tuple[str, ...] = ("heuristic", "heuristic", "greedy", "random")
     deals: int = 500  # label deals per opponent (4 games each)
     epochs: int = 4
-    lr: float = 3e-5
+    lr: float = 1e-4
     batch_size: int = 256
     seed: int = 0
     threads: int = 1
