@@ -112,11 +112,13 @@ HEURISTIC_FIRST = Stage("heuristic", {
 })  # fmt: skip
 MIXED = Stage("mixed", {
     "opponents": ("heuristic", "heuristic", "greedy", "random", "self"),
-    "steps": 2_000_000, "epoch_steps": 500_000, "lr": 1e-4,
+    "steps": 3_000_000, "epoch_steps": 500_000, "lr": 1e-4,
 })  # fmt: skip
-# Stage 2 ran to 3M decisions once; both recipes' best epochs came before 2M. A third
-# stage distilling search into stage 2's policy (training.distill) was tried and left
-# out: it moved neither agent past the noise (docs/training.md).
+# A third stage distilling search into stage 2's policy (training.distill) was tried
+# and left out: it moved neither agent past the noise (docs/training.md). Stage 2's
+# best epochs came before 2M decisions, but a stage cut there would end its fourth
+# epoch at another step (an epoch ends at the first collection past its target), so it
+# would no longer make the shipped agents.
 
 RECIPES = {
     "trained": Recipe("trained", "standard", (HEURISTIC_FIRST, MIXED)),
