@@ -23,8 +23,7 @@ Distillation hands that gain back to the policy, so it plays better without sear
 The run directory follows :mod:`training.rundir` like a training run (refused when it
 holds a run, locked while it runs); running the same command again continues where a
 run stopped: labels once saved are kept, and fitting goes on from its last finished
-pass. A time budget (``max_minutes``, which :mod:`training.recipes` passes) stops it
-between passes; labelling is its smallest unit of work.
+pass (``--epochs`` may grow); labelling is its smallest unit of work.
 
 >>> Settings("trained", "runs/d", deals=0).check()
 Traceback (most recent call last):
@@ -37,7 +36,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -64,7 +62,7 @@ from training.seeds import seed_of
 LABELS = "labels.npz"
 SETTINGS = "distill.json"
 # what a continued run may change: how long it fits, never what it learns from
-CONTINUE_CHANGES = ("epochs", "threads", "max_minutes")
+CONTINUE_CHANGES = ("epochs", "threads")
 
 
 @dataclass(frozen=True)
@@ -178,14 +176,13 @@ class Settings:
     source: str
     run_dir: str
     opponents: tuple[str, ...] = ("heuristic", "heuristic", "greedy", "random")
-    deals: int = 500  # label deals per opponent (4 games each)
+    deals: int = 1000  # label deals per opponent (4 games each)
     epochs: int = 4
     lr: float = 1e-4
     batch_size: int = 256
     seed: int = 0
     threads: int = 1
     eval_deals: int = 0  # validation deals per opponent; 0: the checkpoint's own setting
-    max_minutes: float = 0.0  # stop after the pass that exceeds this (0: no limit)
 
     def check(self) -> None:
         if self.eval_deals < 0:
@@ -195,8 +192,6 @@ class Settings:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if not 0 < self.lr <= 1:
             raise ValueError(f"lr must be in (0, 1], got {self.lr}")
-        if self.max_minutes < 0:
-            raise ValueError(f"max_minutes must be at least 0, got {self.max_minutes}")
         if not self.opponents:
             raise ValueError("give at least one opponent to label games against")
         for name in self.opponents:
@@ -205,20 +200,17 @@ class Settings:
 
 def distill(settings: Settings) -> dict[str, Any]:
     """Label, then fit (see the module docstring); the run's last checkpoint data (its
-    ``epoch`` is the passes done: fewer than ``settings.epochs`` when ``max_minutes``
-    ran out, and running again continues)."""
+    ``epoch`` is the passes done)."""
     settings.check()
-    started = time.monotonic()
     data = checkpoint.load(settings.source)  # a missing or broken file raises, saying why
     run_dir = Path(settings.run_dir)
-    directory = RunDirectory(run_dir)
-    latest = run_dir / "latest.pt"
-    resume = checkpoint.load(latest) if latest.is_file() else None
     fresh = not (run_dir / SETTINGS).is_file()
-    with directory.claim(fresh=fresh), torch_threads(settings.threads):
+    with RunDirectory(run_dir).claim(fresh=fresh), torch_threads(settings.threads):
         _check_continued(settings, run_dir) if not fresh else _write_settings(settings, run_dir)
+        latest = run_dir / "latest.pt"  # read under the lock: no other run writes it now
+        resume = checkpoint.load(latest) if latest.is_file() else None
         labels = _labels(settings, run_dir)
-        return _fit(settings, data, labels, run_dir, resume, started)
+        return _fit(settings, data, labels, run_dir, resume)
 
 
 def _write_settings(settings: Settings, run_dir: Path) -> None:
@@ -260,7 +252,6 @@ def _fit(
     labels: Labels,
     run_dir: Path,
     resume: dict[str, Any] | None,
-    started: float,
 ) -> dict[str, Any]:
     """Fit the actor to ``labels`` pass by pass, evaluating after each (pass 0: as given)."""
     cfg = replace(checkpoint.config_of(data), run_dir=str(run_dir))
@@ -286,8 +277,6 @@ def _fit(
         print(f"[pass {p + 1}] loss {loss:.3f}; win share vs {summary}", flush=True)
         out = _save(run_dir, cfg, net, optim, p + 1, history, best=score > best)
         best = max(best, score)
-        if 0 < settings.max_minutes * 60 <= time.monotonic() - started:
-            break
     return out
 
 
