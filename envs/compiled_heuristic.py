@@ -25,7 +25,7 @@ from big2.hand_ranking import Ranking
 from big2.rules import Rules
 from envs.decisions import Legal
 from envs.engine import MAX_COMBOS, Games, Tables
-from envs.kernels import heuristic
+from envs.kernels import heuristic, search
 from envs.kernels.combos import enumerate_combos
 from envs.kernels.heuristic import HeuristicArrays
 
@@ -54,8 +54,34 @@ class CompiledHeuristic:
                                 heuristic_arrays(games.tables.rules), out)  # fmt: skip
         return out
 
+    def playout_winners(self, games: Games, slots: np.ndarray) -> np.ndarray:
+        """(len(slots),) int64: the seat that goes out first in each game of ``slots`` if
+        the heuristic played every seat from where the game stands (the games are left as
+        they are; a finished game's winner is its own).
+
+        >>> from big2.board import Board
+        >>> from big2.rules import STANDARD
+        >>> games = Games(1, Tables.of(STANDARD))
+        >>> games.deal(0, Board(seed=5).hands)
+        >>> winner = CompiledHeuristic().playout_winners(games, np.array([0]))[0]
+        >>> int(winner) in range(4), int(games.n_moves[0])   # who would win; still unplayed
+        (True, 0)
+        """
+        slots = np.ascontiguousarray(slots, dtype=np.int64)
+        out = np.empty(len(slots), np.int64)
+        scratch = _scratch(games.tables.rules)
+        search.playout_winners(slots, games.arrays, scratch.arrays, games.tables.arrays,
+                               heuristic_arrays(games.tables.rules), out)  # fmt: skip
+        return out
+
     def __repr__(self) -> str:
         return "CompiledHeuristic()"
+
+
+@cache
+def _scratch(rules: Rules) -> Games:
+    """A one-game state per rules preset that playouts are copied into."""
+    return Games(1, Tables.of(rules))
 
 
 @cache

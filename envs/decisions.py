@@ -158,8 +158,10 @@ class DecisionMaker:
     def __init__(
         self, games: Games, observer: Observer, codec: Any,
         critic_observer: Observer | None = None, legal_features: LegalFeatures | None = None,
+        outlook: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     ) -> None:  # fmt: skip
         self.games, self.observer, self.codec = games, observer, codec
+        self.outlook = outlook  # (slots, seats) -> rows appended to the critic's vector
         self.encode = batch_encoder(observer)[0]
         self.critic_observer = critic_observer
         self.encode_critic = None if critic_observer is None else batch_encoder(critic_observer)[0]
@@ -179,19 +181,24 @@ class DecisionMaker:
                    self.codec.n - 1, moves, actions)  # fmt: skip
         return Legal(moves, actions, counts)
 
-    def decisions(self, slots: np.ndarray, seats: np.ndarray, legal: Legal | None) -> Decisions:
+    def decisions(
+        self, slots: np.ndarray, seats: np.ndarray, legal: Legal | None, critic: bool = True
+    ) -> Decisions:
         """The record of ``seats`` in ``slots``; ``legal`` holds their legal lists (rows of
         :meth:`legal`), or None for seats that are not to move (no legal actions, so no
-        features either)."""
+        features either). ``critic=False`` leaves the critic's vector out (for players,
+        who never read it)."""
         obs = self._encode(self.encode, self.observer, slots, seats)
-        critic = None
-        if self.encode_critic is not None:
+        seen = None
+        if critic and self.encode_critic is not None:
             assert self.critic_observer is not None
-            critic = self._encode(self.encode_critic, self.critic_observer, slots, seats)
+            seen = self._encode(self.encode_critic, self.critic_observer, slots, seats)
+            if self.outlook is not None:
+                seen = np.concatenate([seen, self.outlook(slots, seats)], axis=1)
         if legal is None:
-            return Decisions(obs, np.full((len(slots), 1), PAD, np.int32), None, critic)
+            return Decisions(obs, np.full((len(slots), 1), PAD, np.int32), None, seen)
         features = None if self.legal_features is None else self.features(slots, seats, legal)
-        return Decisions(obs, legal.actions.copy(), features, critic)
+        return Decisions(obs, legal.actions.copy(), features, seen)
 
     def _encode(
         self, encode: Any, observer: Observer, slots: np.ndarray, seats: np.ndarray

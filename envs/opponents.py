@@ -119,7 +119,7 @@ class Opponents:
 
     def _batch(self, policy: BatchPolicy, slots: np.ndarray, legal: Legal) -> np.ndarray:
         """The moves of one batch policy in ``slots``, from one call."""
-        decisions = self.maker.decisions(slots, self.games.turn[slots], legal)
+        decisions = self.maker.decisions(slots, self.games.turn[slots], legal, critic=False)
         rows = np.arange(len(slots))
         picked = np.asarray(policy(decisions))
         where = legal.actions == picked.reshape(-1, 1)

@@ -9,7 +9,8 @@
 | Legal actions | `info["legal"]` `(num_envs, K)` int32, or `action_masks()` `(num_envs, n)` int8 |
 
 ``Big2VectorEnv(num_envs, observer="simple", actions="catalog", rules="standard",
-opponents=None, reward="score", seed=None, critic_observer=None, legal_features=None)``.
+opponents=None, reward="score", seed=None, critic_observer=None, legal_features=None,
+critic_outlook=False)``.
 The games run in a compiled engine (:mod:`envs.engine`) that the tests check move by
 move against :mod:`big2.game`.
 
@@ -39,8 +40,11 @@ reports each seat's outcome.
 **Observations and legal actions.** ``"observation"`` is the observer's vector of the
 agent's view (seat-relative); ``"critic"`` (with ``critic_observer``, e.g. ``"oracle"``,
 which sees every hand) is that observer's vector of the same seat, for centralised
-critics, never for the actor. Both have fixed widths and ``observation_space`` declares
-them (it is built on first use: its bounds take memory in proportion to ``num_envs``).
+critics, never for the actor; with ``critic_outlook`` it ends in the seat's outlook
+(:mod:`envs.outlook`: who would go out first if the heuristic played every seat from
+here, and which opponent kind holds each other seat). Both have fixed widths and
+``observation_space`` declares them (it is built on first use: its bounds take memory
+in proportion to ``num_envs``).
 The legal actions are in ``info["legal"]`` (``num_envs``, K): each agent's legal action
 ids first, in the order of :meth:`big2.game.Game.legal_moves`, padded with -1; K is the
 largest legal count in the batch, so it varies from step to step and no legal move is
@@ -110,6 +114,7 @@ from envs.decisions import PAD, DecisionMaker, Decisions, Legal, LegalFeatures
 from envs.engine import Games, Tables
 from envs.kernels.turns import find_actions
 from envs.opponents import Opponents
+from envs.outlook import Outlook, kind_names
 from envs.rewards import REWARDS, final_rewards
 from observers.base import Observer
 
@@ -135,7 +140,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         opponents: Sequence[str | BatchPolicy | list[BatchPolicy]] | None = None,
         reward: str = "score", seed: int | None = None,
         critic_observer: Observer | str | None = None,
-        legal_features: LegalFeatures | None = None,
+        legal_features: LegalFeatures | None = None, critic_outlook: bool = False,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
     ) -> None:  # fmt: skip
         mode = AutoresetMode(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
@@ -154,8 +159,15 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.observer = self._observer(observer)
         self.codec = codecs.make(actions, self.rules)
         critic = None if critic_observer is None else self._observer(critic_observer)
+        if critic_outlook and critic is None:
+            raise ValueError("critic_outlook extends the critic's vector: it needs a "
+                             "critic_observer (e.g. 'oracle')")  # fmt: skip
         self.games = Games(self.num_games, Tables.of(self.rules))
-        self.maker = DecisionMaker(self.games, self.observer, self.codec, critic, legal_features)
+        self.outlook = None
+        if critic_outlook:
+            self.outlook = Outlook(self.games, () if opponents is None else kind_names(opponents))
+        self.maker = DecisionMaker(self.games, self.observer, self.codec, critic, legal_features,
+                                   self._outlook if critic_outlook else None)  # fmt: skip
         self._declare_spaces()
         self._seed(seed)
         self.opponents = None
@@ -176,7 +188,10 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.action_space = gym.spaces.MultiDiscrete(np.full(self.num_envs, self.codec.n))
         spaces: dict[str, gym.Space[Any]] = {"observation": self.observer.space}
         if self.maker.critic_observer is not None:
-            spaces["critic"] = self.maker.critic_observer.space
+            extra = 0 if self.outlook is None else self.outlook.size
+            spaces["critic"] = gym.spaces.Box(
+                0.0, 1.0, (self.maker.critic_observer.size + extra,), np.float32
+            )
         self.single_observation_space = gym.spaces.Dict(spaces)
         self._batched_space: gym.spaces.Dict | None = None
 
@@ -345,6 +360,18 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         if self.opponents is None:
             return np.repeat(slots, 4), np.tile(np.arange(4), len(slots))
         return slots, self.opponents.learner[slots]
+
+    def _outlook(self, slots: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The outlook rows of ``seats`` in ``slots`` (:mod:`envs.outlook`), with each
+        opponent seat's kind."""
+        assert self.outlook is not None
+        kind = None
+        if self.opponents is not None:
+            names = [kind_names([entry])[0] for entry in self.opponents.mix]
+            of_mix = np.array([self.outlook.kinds.index(name) for name in names], np.int64)
+            drawn = self.opponents.kind[slots]
+            kind = np.where(drawn >= 0, of_mix[np.maximum(drawn, 0)], -1)
+        return self.outlook.rows(slots, seats, kind)
 
     def _deal(self, slot: int) -> None:
         board = Board(self.rules, seed=self._deal_rngs[slot])

@@ -33,6 +33,7 @@ from training.nets import (
     QNet,
     legal_distribution,
     make_actor,
+    outlook_size,
     store_width,
 )
 from training.rollout import SnapshotPolicy
@@ -58,6 +59,7 @@ def make_env(cfg: Config, seed: int, pool: list[SnapshotPolicy] | None = None) -
         cfg.envs * (4 if cfg.all_seats else 1), cfg.observer, cfg.actions, cfg.rules,
         opponents=mix, reward=cfg.reward, seed=seed, critic_observer=critic,
         legal_features=PLAN if cfg.plan_features else None,
+        critic_outlook=cfg.critic_outlook and critic is not None,
     )  # fmt: skip
 
 
@@ -73,7 +75,7 @@ def make_algorithm(cfg: Config) -> PPO | DQN:
         )
         critic_key = "critic" if cfg.critic_observer else "observation"
         seen = observers.make(cfg.critic_observer or cfg.observer, cfg.rules)
-        critic = Critic(seen, cfg.hidden, key=critic_key)
+        critic = Critic(seen, cfg.hidden, key=critic_key, outlook=outlook_size(cfg))
         algorithm: PPO | DQN = PPO(
             policy=policy, critic=critic, optim=optim, gamma=cfg.gamma, ent_coef=cfg.ent_coef,
             gae_lambda=cfg.gae_lambda, eps_clip=cfg.eps_clip, vf_coef=cfg.vf_coef,

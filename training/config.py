@@ -115,6 +115,11 @@ class Config:
         "oracle", "network", "the critic's observer: oracle (every hand, a centralised critic "
         "used in training only) or '' for the actor's own observation",
     )  # fmt: skip
+    critic_outlook: bool = option(
+        False, "network", "the critic also reads who would go out first if the heuristic "
+        "played every seat from here, and which opponent holds each seat (envs.outlook; "
+        "PPO with a --critic-observer; training only)",
+    )  # fmt: skip
     hidden: tuple[int, ...] = option((256, 128), "network", "hidden layer widths",
                                      Bounds(1, 65_536))  # fmt: skip
     body: str = option("auto", "network", "how the actor reads its observation: auto (a CNN "
@@ -199,6 +204,9 @@ class Config:
             )
         if self.critic_observer:
             observers.make(self.critic_observer, self.rules)
+        if self.critic_outlook and (self.algo != "ppo" or not self.critic_observer):
+            raise ValueError("--critic-outlook extends PPO's centralised critic: it needs "
+                             "--algo ppo and a --critic-observer (e.g. oracle)")  # fmt: skip
         if self.body == "gru" and sequence_piece(observers.make(self.observer, self.rules)) is None:
             raise ValueError(f"--body gru reads the observer's move history; observer "
                              f"{self.observer!r} has none (try --observer history)")  # fmt: skip

@@ -32,7 +32,7 @@ def rollout_wins(deals, history, candidates, seat, state, cat, heur, wins):
         for i in range(state.n_moves[BASE], history.shape[0]):
             play(BASE, history[i], state, cat)
         for k in range(candidates.shape[0]):
-            copy_game(BASE, SCRATCH, state)
+            copy_game(state, BASE, state, SCRATCH)
             play(SCRATCH, candidates[k], state, cat)
             while state.winner[SCRATCH] < 0:
                 choose(scratch, state, cat, heur, move)
@@ -41,20 +41,40 @@ def rollout_wins(deals, history, candidates, seat, state, cat, heur, wins):
 
 
 @numba.njit(cache=True)
-def copy_game(source, target, state):
-    """Make game ``target`` a copy of game ``source`` (the live parts of its lists)."""
-    state.hands[target] = state.hands[source]
-    state.played[target] = state.played[source]
-    state.kinds[target] = state.kinds[source]
-    for a in (state.turn, state.table, state.table_seat, state.passes, state.locked,
-              state.winner, state.n_moves):  # fmt: skip
-        a[target] = a[source]
-    state.opening[target] = state.opening[source]
-    n = state.n_moves[source]
-    state.log_seat[target, :n] = state.log_seat[source, :n]
-    state.log_move[target, :n] = state.log_move[source, :n]
-    state.log_table[target, :n] = state.log_table[source, :n]
+def playout_winners(slots, source, scratch, cat, heur, winners):
+    """``winners[i]``: the seat that goes out first when the heuristic plays every seat of
+    game ``slots[i]`` of ``source`` from where it stands (``source`` is left as it is;
+    ``scratch`` is a one-game state that each playout is copied into)."""
+    first = np.zeros(1, np.int64)
+    move = np.empty(1, np.int64)
+    for i in range(slots.shape[0]):
+        copy_game(source, slots[i], scratch, 0)
+        while scratch.winner[0] < 0:
+            choose(first, scratch, cat, heur, move)
+            play(0, move[0], scratch, cat)
+        winners[i] = scratch.winner[0]
+
+
+@numba.njit(cache=True)
+def copy_game(source, i, target, j):
+    """Make game ``j`` of ``target`` a copy of game ``i`` of ``source`` (the live parts of
+    its lists; ``source`` and ``target`` may be the same state)."""
+    target.hands[j] = source.hands[i]
+    target.played[j] = source.played[i]
+    target.kinds[j] = source.kinds[i]
+    target.turn[j] = source.turn[i]
+    target.table[j] = source.table[i]
+    target.table_seat[j] = source.table_seat[i]
+    target.passes[j] = source.passes[i]
+    target.locked[j] = source.locked[i]
+    target.winner[j] = source.winner[i]
+    target.n_moves[j] = source.n_moves[i]
+    target.opening[j] = source.opening[i]
+    n = source.n_moves[i]
+    target.log_seat[j, :n] = source.log_seat[i, :n]
+    target.log_move[j, :n] = source.log_move[i, :n]
+    target.log_table[j, :n] = source.log_table[i, :n]
     for s in range(4):
-        k = state.n_combos[source, s]
-        state.combos[target, s, :k] = state.combos[source, s, :k]
-        state.n_combos[target, s] = k
+        k = source.n_combos[i, s]
+        target.combos[j, s, :k] = source.combos[i, s, :k]
+        target.n_combos[j, s] = k

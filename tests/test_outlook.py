@@ -1,0 +1,149 @@
+"""The critic's outlook (envs/outlook.py): compiled playouts equal the Python heuristic's,
+leave the game alone, and reach the critic's vector seat-relative with each opponent's kind."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import observers
+from big2.board import Board
+from big2.players.heuristic import HeuristicAgent
+from big2.rules import CHARLESWORTH, STANDARD, Rules
+from envs.compiled_heuristic import CompiledHeuristic
+from envs.engine import Games, Tables, reference_game
+from envs.outlook import Outlook, kind_names
+from envs.vector import Big2VectorEnv
+from training.config import Config
+from training.nets import Critic, outlook_size
+
+
+def python_playout(games: Games, slot: int) -> int:
+    """Who goes out first when the Python heuristic plays every seat of ``slot`` on."""
+    game, agent = reference_game(games, slot), HeuristicAgent()
+    while not game.is_over:
+        game.play(agent.act(game.view(game.turn), game.legal_moves()))
+    assert game.winner is not None
+    return game.winner
+
+
+@pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
+def test_playouts_are_the_python_heuristics_and_leave_the_games_alone(rules: Rules):
+    n, rng = 24, random.Random(7)
+    games = Games(n, Tables.of(rules))
+    for g in range(n):
+        games.deal(g, Board(rules, seed=100 + g).hands)
+    compiled, checked = CompiledHeuristic(), 0
+    for _ in range(40):  # random moves, checking every position on the way
+        live = np.flatnonzero(games.winner < 0)
+        before = (games.hands.copy(), games.n_moves.copy(), games.turn.copy())
+        winners = compiled.playout_winners(games, np.arange(n))
+        assert (games.hands == before[0]).all() and (games.n_moves == before[1]).all()
+        assert (games.turn == before[2]).all()
+        for g in range(n):
+            want = python_playout(games, g) if games.winner[g] < 0 else games.winner[g]
+            assert winners[g] == want, f"slot {g} after {games.n_moves[g]} moves"
+            checked += 1
+        if not live.size:
+            break
+        moves = []
+        for g in live.tolist():
+            legal = reference_game(games, g).legal_moves()
+            move = rng.choice(legal)
+            moves.append(move.index if move else -1)
+        games.apply(live, np.array(moves, np.int64))
+    assert checked >= 500
+
+
+def test_kinds_are_named_once_in_the_order_first_named():
+    assert kind_names(["heuristic", "greedy", "heuristic", "random"]) == (
+        "heuristic", "greedy", "random")  # fmt: skip
+    assert kind_names([[], "heuristic"]) == ("self", "heuristic")
+
+
+def test_rows_are_seat_relative():
+    games = Games(1, Tables.of(STANDARD))
+    games.deal(0, Board(seed=5).hands)
+    outlook = Outlook(games, ("heuristic", "greedy", "random"))
+    winner = int(CompiledHeuristic().playout_winners(games, np.array([0]))[0])
+    kind = np.array([[0, -1, 1, 2]])  # the learner in seat 1
+    rows = outlook.rows(np.array([0, 0]), np.array([1, 3]), np.vstack([kind, kind]))
+    assert rows.shape == (2, 4 + 3 * 3) and rows.dtype == np.float32
+    for row, seat in zip(rows, (1, 3), strict=True):
+        assert row[:4].tolist() == [float(k == (winner - seat) % 4) for k in range(4)]
+    # seat 1 sees seats 2, 3, 0 next: greedy, random, heuristic
+    assert rows[0, 4:].reshape(3, 3).argmax(axis=1).tolist() == [1, 2, 0]
+    # seat 3 sees seats 0, 1 (the learner: no kind), 2
+    assert rows[1, 4:].reshape(3, 3).sum(axis=1).tolist() == [1.0, 0.0, 1.0]
+
+
+def test_the_env_appends_the_outlook_to_the_critic_vector():
+    mix = ["heuristic", "random", "heuristic"]
+    env = Big2VectorEnv(8, "card_counting", opponents=mix, critic_observer="oracle",
+                        critic_outlook=True, seed=3)  # fmt: skip
+    plain = Big2VectorEnv(8, "card_counting", opponents=mix, critic_observer="oracle", seed=3)
+    obs, info = env.reset(seed=3)
+    same, _ = plain.reset(seed=3)
+    size = observers.make("oracle", "standard").size
+    assert obs["critic"].shape == (8, size + 4 + 3 * 2) == env.observation_space["critic"].shape
+    assert (obs["critic"][:, :size] == same["critic"]).all()
+    outlook = obs["critic"][:, size:]
+    assert (outlook[:, :4].sum(axis=1) == 1).all()
+    kinds = outlook[:, 4:].reshape(8, 3, 2).argmax(axis=2)
+    seats = info["seat"]
+    for g in range(8):
+        drawn = [env.opponents.kind[g, (seats[g] + k) % 4] for k in (1, 2, 3)]
+        assert kinds[g].tolist() == [0 if mix[d] == "heuristic" else 1 for d in drawn]
+    assert env.observation_space.contains(obs)
+
+
+def test_an_outlook_needs_a_critic():
+    with pytest.raises(ValueError, match="critic_observer"):
+        Big2VectorEnv(4, "card_counting", opponents=["random"], critic_outlook=True)
+    with pytest.raises(ValueError, match="--critic-observer"):
+        Config(critic_outlook=True, critic_observer="").check()
+    with pytest.raises(ValueError, match="--algo ppo"):
+        Config(critic_outlook=True, algo="dqn").check()
+
+
+def test_the_critic_reads_the_outlook():
+    cfg = Config(critic_outlook=True, opponents=("heuristic", "random", "self"), hidden=(16,))
+    assert outlook_size(cfg) == 4 + 3 * 3
+    assert outlook_size(Config(critic_outlook=True, opponents=("self-all",))) == 4
+    assert outlook_size(Config()) == 0
+    seen = observers.make("oracle", "standard")
+    critic = Critic(seen, (16,), key="critic", outlook=outlook_size(cfg))
+    x = np.zeros((2, seen.size + 13), np.float32)
+    x[1, seen.size] = 1.0  # only the outlook differs
+    values = critic(type("Obs", (), {"critic": x})()).detach().numpy()
+    assert values.shape == (2, 1) and values[0, 0] != values[1, 0]
+
+
+def test_the_critic_report_reads_a_checkpoint(tmp_path, capsys):
+    from tests.test_training import tiny
+    from training import checkpoint, critic_report
+    from training.export import export_agent
+    from training.train import train
+
+    run = tmp_path / "run"
+    train(tiny(run, critic_outlook=True, opponents=("heuristic", "random"), reward="win"))
+    capsys.readouterr()  # the run's own output
+    data = checkpoint.load(run / "latest.pt")
+    cfg = Config.from_dict({**data["config"], "envs": 4})
+    got = critic_report.collect(cfg, data["state"], 80, seed=1)
+    n = len(got["return"])
+    assert n > 20 and all(len(v) == n for v in got.values())
+    assert set(np.unique(got["playout"])) <= {0.0, 1.0} and np.isfinite(got["critic"]).all()
+    last = got["to_go"] == 0  # a game's last decision: its return is the win reward itself
+    assert np.isin(got["return"][last].round(5), [1.0, round(-1 / 3, 5)]).all()
+    earlier = got["return"][~last]  # discounted, so strictly inside the rewards' range
+    assert ((earlier > -1 / 3) & (earlier < 1)).all()
+    critic_report.main([str(run / "latest.pt"), "--steps", "60", "--envs", "4"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("explained variance of the return:") and len(lines) == 3 + 5
+    export_agent(run / "latest.pt", tmp_path / "agent.pt")
+    with pytest.raises(SystemExit):
+        critic_report.main([str(tmp_path / "agent.pt")])
+    assert "holds no PPO critic" in capsys.readouterr().err
