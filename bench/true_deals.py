@@ -1,0 +1,54 @@
+"""What search could gain from reading the other seats: ``python -m bench.true_deals``.
+
+An upper bound, not an agent: ``trained+search`` whose every sampled deal is the true
+deal (it is shown the whole game, as a cheat), against three heuristic players on the
+validation deals, beside the same search with ``--inference`` (deals leaning towards
+those that explain the moves seen, :mod:`big2.players.inference`).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from big2.evaluation import evaluate
+from big2.game import Game, View
+from big2.players import load_agent
+from big2.players.search import SearchAgent
+
+
+class TrueDeals(SearchAgent):
+    """Search whose deals are all the game's true deal (it sees every hand)."""
+
+    sees_every_hand = True
+
+    def show(self, game: Game) -> None:
+        self.game = game
+
+    def sample(self, view: View, n: int) -> list[tuple[int, ...]]:
+        deal = tuple(self.game.hand(s) | view.played[s] for s in range(4))
+        return [deal] * n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--inference", type=float, default=3.0)
+    args = parser.parse_args()
+    base = load_agent("trained+search")
+    assert isinstance(base, SearchAgent)
+    agents = {
+        "uniform deals": base,
+        f"inference {args.inference}": load_agent("trained+search", inference=args.inference),
+        "true deals (cheat)": TrueDeals(base.prior, rollouts=base.rollouts, seed=0, name="true"),
+    }
+    for label, agent in agents.items():
+        result = evaluate([agent, "heuristic", "heuristic", "heuristic"], args.deals, args.seed)
+        seat = result.agents[0]
+        low, high = seat.win_share_ci
+        print(f"{label}: win share {seat.win_share:.3f} [{low:.3f}, {high:.3f}] against three "
+              f"heuristic players, {args.deals} deals of seed {args.seed}", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
