@@ -2,8 +2,7 @@
 
 An upper bound, not an agent: ``trained+search`` whose every sampled deal is the true
 deal (it is shown the whole game, as a cheat), against three heuristic players on the
-validation deals, beside the same search with ``--inference`` (deals leaning towards
-those that explain the moves seen, :mod:`big2.players.inference`).
+validation deals, beside the same search on uniform deals (docs/search.md).
 """
 
 from __future__ import annotations
@@ -33,13 +32,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=12345)
-    parser.add_argument("--inference", type=float, default=3.0)
     args = parser.parse_args()
     base = load_agent("trained+search")
     assert isinstance(base, SearchAgent)
     agents = {
         "uniform deals": base,
-        f"inference {args.inference}": load_agent("trained+search", inference=args.inference),
         "true deals (cheat)": TrueDeals(base.prior, rollouts=base.rollouts, seed=0, name="true"),
     }
     for label, agent in agents.items():

@@ -21,14 +21,12 @@ moves. Agent specs with search (``search``, ``trained+search``) use it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
 
 from big2.game import View
 from big2.hand_ranking import HandRanking
-from big2.players.inference import Chain
 from big2.rules import Rules
 from envs.compiled_heuristic import heuristic_arrays
 from envs.engine import Games, Tables
@@ -49,54 +47,18 @@ class CompiledRollouts:
     ) -> list[int]:
         """How many of ``deals`` (starting hands agreeing with ``view``) ``view.seat`` wins
         after each of ``moves`` (legal at ``view``), the heuristic playing every seat after."""
-        games = self._state(view.rules)
+        rules = view.rules
+        games = self._games.get(rules) or self._games.setdefault(rules, Games(2, Tables.of(rules)))
+        history = np.array([_index(e.move) for e in view.history], np.int64)
         candidates = np.array([_index(m) for m in moves], np.int64)
         wins = np.zeros(len(moves), np.int64)
-        search.rollout_wins(_deals(deals), _history(view), candidates, view.seat, games.arrays,
-                            games.tables.arrays, heuristic_arrays(view.rules), wins)  # fmt: skip
+        search.rollout_wins(np.array(deals, np.uint64).reshape(-1, 4), history, candidates,
+                            view.seat, games.arrays, games.tables.arrays,
+                            heuristic_arrays(rules), wins)  # fmt: skip
         return [int(w) for w in wins]
-
-    def agreements(self, view: View, deals: Sequence[tuple[int, ...]]) -> list[int]:
-        """For each of ``deals``, how many of the other seats' moves so far the heuristic
-        would have made on it (:meth:`big2.players.search.AgentRollouts.agreements`)."""
-        games = self._state(view.rules)
-        agree = np.zeros(len(deals), np.int64)
-        search.agreements(_deals(deals), _history(view), view.seat, games.arrays,
-                          games.tables.arrays, heuristic_arrays(view.rules), agree)  # fmt: skip
-        return [int(a) for a in agree]
-
-    def walk(self, view: View, chain: Chain, inference: float) -> list[tuple[int, ...]]:
-        """:func:`big2.players.inference.walk` with the heuristic's agreements, compiled:
-        the same deals from the same chain."""
-        games = self._state(view.rules)
-        history = _history(view)
-        n = len(history)
-        odds = np.array([math.exp(inference * k) for k in range(-n, n + 1)], np.float64)
-        kept = (len(chain.picks) - chain.burn_in) // chain.thin
-        out = np.zeros((kept, 4), np.uint64)
-        search.walk(np.array(chain.start, np.uint64), np.array(chain.cards, np.int64),
-                    np.array(chain.picks, np.int64).reshape(-1, 2),
-                    np.array(chain.accept, np.float64), odds, chain.burn_in, chain.thin,
-                    history, view.seat, games.arrays, games.tables.arrays,
-                    heuristic_arrays(view.rules), out)  # fmt: skip
-        return [tuple(int(h) for h in row) for row in out]
-
-    def _state(self, rules: Rules) -> Games:
-        """The two games the kernels work in, for ``rules`` (made once)."""
-        return self._games.get(rules) or self._games.setdefault(rules, Games(2, Tables.of(rules)))
 
     def __repr__(self) -> str:
         return "CompiledRollouts()"
-
-
-def _deals(deals: Sequence[tuple[int, ...]]) -> np.ndarray:
-    """Deals as the kernels take them: one row of four hands each."""
-    return np.array(deals, np.uint64).reshape(-1, 4)
-
-
-def _history(view: View) -> np.ndarray:
-    """The moves so far, as the engine writes them."""
-    return np.array([_index(e.move) for e in view.history], np.int64)
 
 
 def _index(move: HandRanking) -> int:

@@ -149,8 +149,6 @@ def test_without_a_prior_the_rollout_agents_move_is_tried_first():
         ),
         ({"prior_weight": -1.0}, "prior_weight must be a finite number >= 0"),
         ({"prior_weight": math.nan}, "prior_weight must be a finite number >= 0"),
-        ({"inference": -0.5}, "inference must be a finite number >= 0"),
-        ({"inference": math.inf}, "inference must be a finite number >= 0"),
     ],
 )
 def test_bad_parameters_are_clear_errors(options, message):

@@ -16,18 +16,10 @@ import json
 
 from big2.evaluation import backends, evaluate
 from big2.players import AgentSpec, load_agent
-from big2.players.search import (
-    CANDIDATES,
-    DETERMINIZATIONS,
-    INFERENCE,
-    LATE_FACTOR,
-    PRIOR_WEIGHT,
-)
+from big2.players.search import CANDIDATES, DETERMINIZATIONS, LATE_FACTOR, PRIOR_WEIGHT
 from training import checkpoint
 
-SEARCH_OPTIONS = (
-    "determinizations", "max_determinizations", "candidates", "prior_weight", "inference"
-)  # fmt: skip
+SEARCH_OPTIONS = ("determinizations", "max_determinizations", "candidates", "prior_weight")
 
 
 def add_search_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,12 +42,6 @@ def add_search_arguments(parser: argparse.ArgumentParser) -> None:
         "--prior-weight",
         type=float,
         help=f"weight of the policy's log-probability (default {PRIOR_WEIGHT})",
-    )
-    group.add_argument(
-        "--inference",
-        type=float,
-        help="lean the sampled deals towards those on which the heuristic would have made "
-        f"the other seats' moves (0: uniform; default {INFERENCE})",
     )
 
 

@@ -35,14 +35,13 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from big2.board import Board, Seed, make_rng
-from big2.cards import N_CARDS
+from big2.board import N_SEATS, Board, Seed, make_rng
+from big2.cards import N_CARDS, THREE_OF_DIAMONDS
 from big2.game import Game, View
 from big2.hand_ranking import HandRanking
 from big2.log import Candidate, Thought
 from big2.players.base import Agent, play
 from big2.players.heuristic import HeuristicAgent
-from big2.players.inference import draw_chain, sample_deal, walk
 
 # defaults, chosen with the shipped agent against heuristic players (docs/search.md)
 DETERMINIZATIONS = 32
@@ -50,10 +49,34 @@ LATE_FACTOR = 4  # max_determinizations defaults to this many times determinizat
 CANDIDATES = 6
 PRIOR_WEIGHT = 0.0375
 ROUND = 8  # deals sampled and rolled out together before hopeless candidates are dropped
-INFERENCE = 0.0  # uniform deals (big2.players.inference)
 
 # (view, legal moves) -> one score per move, higher is likelier (logits or log-probabilities)
 Prior = Callable[[View, Sequence[HandRanking]], Sequence[float]]
+
+
+def sample_deal(view: View, rng: random.Random) -> tuple[int, ...]:
+    """Four starting hands consistent with ``view``: the unseen cards dealt at random.
+
+    Each other seat gets ``view.cards_left[seat]`` unseen cards on top of the cards it
+    has played; the seat itself holds its hand and what it has played. The seat that
+    opened held the 3♦ (under a ``free`` opening it need not have played it).
+
+    >>> game = Game(seed=1)
+    >>> view = game.view(0)
+    >>> sample_deal(view, random.Random(0))[0] == game.hand(0)
+    True
+    """
+    others = sum(n for seat, n in enumerate(view.cards_left) if seat != view.seat)
+    if others != view.unseen.bit_count() or view.cards_left[view.seat] != view.hand.bit_count():
+        raise ValueError(
+            f"inconsistent view: seat {view.seat} holds {view.hand.bit_count()} cards and "
+            f"has not seen {view.unseen.bit_count()}, but cards_left is {view.cards_left}"
+        )
+    fixed = {seat: view.played[seat] for seat in range(N_SEATS)}
+    fixed[view.seat] |= view.hand
+    if view.unseen & THREE_OF_DIAMONDS:
+        fixed[view.history[0].seat if view.history else view.turn] |= THREE_OF_DIAMONDS
+    return Board(view.rules, rng, fixed).hands
 
 
 def replay(view: View, deal: tuple[int, ...]) -> Game:
@@ -91,12 +114,6 @@ class Rollouts(Protocol):
         ``moves``, the game replayed to ``view`` and finished by the rollout players."""
         ...
 
-    def agreements(self, view: View, deals: Sequence[tuple[int, ...]]) -> list[int]:
-        """For each of ``deals``, how many of the other seats' moves so far (in
-        ``view.history``, past the rules' automatic ones) the rollout player would have
-        made on that deal (what :class:`SearchAgent`'s ``inference`` weighs deals by)."""
-        ...
-
 
 class AgentRollouts:
     """Rollouts with ``agent`` in all four seats, one game at a time (the reference).
@@ -125,17 +142,6 @@ class AgentRollouts:
                 out[i] += play(game, self.agent).winner == view.seat
         return out
 
-    def agreements(self, view: View, deals: Sequence[tuple[int, ...]]) -> list[int]:
-        out = []
-        for deal in deals:
-            game, count = Game.from_board(Board.from_hands(deal, view.rules)), 0
-            for entry in view.history[len(game.log.moves) :]:
-                if entry.seat != view.seat:
-                    count += self.agent.act(game.view(game.turn), game.legal_moves()) == entry.move
-                game.play(entry.move)
-            out.append(count)
-        return out
-
     def __repr__(self) -> str:
         return f"AgentRollouts({self.agent!r})"
 
@@ -159,9 +165,6 @@ class SearchAgent:
         candidates: moves tried per decision (the prior's most likely).
         prior_weight: weight of a candidate's log-probability (softmax of the prior's
             scores over the candidates) added to its win rate.
-        inference: how much the deals lean towards those on which the rollout player
-            would have made the other seats' moves so far
-            (:mod:`big2.players.inference`); 0: uniform deals.
         seed: an int, a ``random.Random`` or None; :meth:`reset` reseeds.
         name: the name the arena reports.
     """
@@ -176,7 +179,6 @@ class SearchAgent:
         max_determinizations: int | None = None,
         candidates: int = CANDIDATES,
         prior_weight: float = PRIOR_WEIGHT,
-        inference: float = INFERENCE,
         seed: Seed = None,
         name: str = "search",
     ) -> None:
@@ -190,15 +192,13 @@ class SearchAgent:
                 f"max_determinizations must be an int >= determinizations ({determinizations}), "
                 f"got {max_determinizations!r}"
             )
-        for label, number in (("prior_weight", prior_weight), ("inference", inference)):
-            if not (isinstance(number, (int, float)) and 0 <= number < math.inf):
-                raise ValueError(f"{label} must be a finite number >= 0, got {number!r}")
+        if not (isinstance(prior_weight, (int, float)) and 0 <= prior_weight < math.inf):
+            raise ValueError(f"prior_weight must be a finite number >= 0, got {prior_weight!r}")
         self.prior, self.rollout = prior, rollout or HeuristicAgent()
         self.rollouts = rollouts or AgentRollouts(self.rollout)
         self.determinizations, self.candidates = determinizations, candidates
         self.max_determinizations = max_determinizations
         self.prior_weight, self.name = float(prior_weight), name
-        self.inference = float(inference)
         self.rng = make_rng(seed)
         self.last_thought: Thought | None = None  # what the last act weighed (big2.log)
 
@@ -236,10 +236,8 @@ class SearchAgent:
         bonus = [n * self.prior_weight * lp for lp in log_probs]  # the prior, in deals won
         wins, tried = [0] * len(moves), [0] * len(moves)
         alive, done = list(range(len(moves))), 0
-        chained = self.sample(view, n) if self.inference else None  # one chain for all
         while done < n and len(alive) > 1:
-            k = min(ROUND, n - done)
-            deals = chained[done : done + k] if chained else self.sample(view, k)
+            deals = self.sample(view, min(ROUND, n - done))
             won = self.rollouts.wins(view, deals, [moves[i] for i in alive])
             for i, w in zip(alive, won, strict=True):
                 wins[i] += w
@@ -267,25 +265,12 @@ class SearchAgent:
         return [w / n for w in self.rollouts.wins(view, self.sample(view, n), moves)]
 
     def sample(self, view: View, n: int) -> list[tuple[int, ...]]:
-        """``n`` deals consistent with ``view``: uniform, or with ``inference`` leaning
-        towards those on which the rollout player would have made the moves seen.
+        """``n`` deals consistent with ``view``, drawn uniformly (:func:`sample_deal`).
 
-        >>> agent = SearchAgent(inference=2.0, seed=0)
-        >>> game = Game(seed=4)
-        >>> for _ in range(8):
-        ...     game.play(game.legal_moves()[-1])
-        >>> view = game.view(game.turn)
-        >>> deals = agent.sample(view, 3)
-        >>> len(deals), all(d[view.seat] == view.hand | view.played[view.seat] for d in deals)
-        (3, True)
+        The one place deals are made: a subclass may deal otherwise (``bench.true_deals``
+        deals the true hands, as an upper bound).
         """
-        if not self.inference:
-            return [sample_deal(view, self.rng) for _ in range(n)]
-        chain = draw_chain(view, self.rng, n)
-        compiled = getattr(self.rollouts, "walk", None)
-        if compiled is not None:
-            return list(compiled(view, chain, self.inference))
-        return walk(view, chain, self.inference, self.rollouts.agreements)
+        return [sample_deal(view, self.rng) for _ in range(n)]
 
     def _candidates(
         self, view: View, legal_moves: Sequence[HandRanking]
@@ -310,6 +295,5 @@ class SearchAgent:
         return (
             f"SearchAgent(name={self.name!r}, determinizations={self.determinizations}, "
             f"max_determinizations={self.max_determinizations}, candidates={self.candidates}, "
-            f"prior_weight={self.prior_weight}, inference={self.inference}, "
-            f"rollouts={self.rollouts!r})"
+            f"prior_weight={self.prior_weight}, rollouts={self.rollouts!r})"
         )

@@ -41,65 +41,6 @@ def rollout_wins(deals, history, candidates, seat, state, cat, heur, wins):
 
 
 @numba.njit(cache=True)
-def agreements(deals, history, seat, state, cat, heur, agree):
-    """``agree[d]``: how many moves of the seats other than ``seat`` in ``history`` (past
-    the rules' automatic ones) the heuristic would have made, on deal ``deals[d]``."""
-    for d in range(deals.shape[0]):
-        agree[d] = _agreements(deals[d], history, seat, state, cat, heur)
-
-
-@numba.njit(cache=True)
-def walk(start, cards, picks, accept, odds, burn_in, thin, history, seat, state, cat, heur,
-         out):  # fmt: skip
-    """:func:`big2.players.inference.walk`, compiled: the deals (rows of ``out``) that the
-    chain of ``start``, ``cards``, ``picks`` and ``accept`` keeps, a proposal that
-    changes the agreements by ``k`` accepted when its ``accept`` is below
-    ``odds[k + len(history)]`` (``exp(inference * k)``, computed by the caller)."""
-    deal = start.copy()
-    agree = _agreements(deal, history, seat, state, cat, heur)
-    offset, kept = history.shape[0], 0
-    for step in range(picks.shape[0]):
-        a = np.uint64(1) << np.uint64(cards[picks[step, 0]])
-        b = np.uint64(1) << np.uint64(cards[picks[step, 1]])
-        holder_a, holder_b = _holder(deal, a), _holder(deal, b)
-        if holder_a != holder_b:
-            proposal = deal.copy()
-            proposal[holder_a] ^= a | b
-            proposal[holder_b] ^= a | b
-            new = _agreements(proposal, history, seat, state, cat, heur)
-            if accept[step] < odds[new - agree + offset]:
-                deal, agree = proposal, new
-        if step >= burn_in and (step - burn_in) % thin == thin - 1:
-            out[kept] = deal
-            kept += 1
-
-
-@numba.njit(cache=True)
-def _holder(deal, card):
-    """The seat whose hand in ``deal`` holds ``card`` (a one-bit mask), or -1."""
-    for s in range(4):
-        if deal[s] & card:
-            return s
-    return -1
-
-
-@numba.njit(cache=True)
-def _agreements(hands, history, seat, state, cat, heur):
-    """:func:`agreements` of one deal (in game BASE of ``state``)."""
-    base = np.full(1, BASE, np.int64)
-    move = np.empty(1, np.int64)
-    state.hands[BASE] = hands
-    deal(BASE, state, cat)
-    count = 0
-    for i in range(state.n_moves[BASE], history.shape[0]):
-        if state.turn[BASE] != seat:
-            choose(base, state, cat, heur, move)
-            count += move[0] == history[i]
-        play(BASE, history[i], state, cat)
-    return count
-
-
-@numba.njit(cache=True)
 def playout_winners(slots, source, scratch, cat, heur, winners):
     """``winners[i]``: the seat that goes out first when the heuristic plays every seat of
     game ``slots[i]`` of ``source`` from where it stands (``source`` is left as it is;
