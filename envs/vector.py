@@ -173,6 +173,9 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.opponents = None
         if opponents is not None:
             self.opponents = Opponents(self.maker, opponents, self._opponent_rng)
+            if self.outlook is not None:  # each mix entry's kind, as the outlook numbers it
+                names = [kind_names([entry])[0] for entry in opponents]
+                self._kind_of_mix = np.array([self.outlook.kinds.index(n) for n in names])
         self._legal: Legal | None = None  # the acting seats' legal lists; None before reset
         self._waiting = np.zeros(self.num_games, np.bool_)  # NEXT_STEP: over, reset next step
         self.closed = False
@@ -367,10 +370,8 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         assert self.outlook is not None
         kind = None
         if self.opponents is not None:
-            names = [kind_names([entry])[0] for entry in self.opponents.mix]
-            of_mix = np.array([self.outlook.kinds.index(name) for name in names], np.int64)
-            drawn = self.opponents.kind[slots]
-            kind = np.where(drawn >= 0, of_mix[np.maximum(drawn, 0)], -1)
+            drawn = self.opponents.kind[slots]  # indices into the mix; -1: the learner
+            kind = np.where(drawn >= 0, self._kind_of_mix[np.maximum(drawn, 0)], -1)
         return self.outlook.rows(slots, seats, kind)
 
     def _deal(self, slot: int) -> None:
