@@ -28,7 +28,7 @@ the ``critic`` key, never of what an actor reads.
 >>> from envs.engine import Games, Tables
 >>> games = Games(1, Tables.of(STANDARD))
 >>> games.deal(0, Board(seed=5).hands)
->>> outlook = Outlook(games, kinds=("heuristic", "random"))
+>>> outlook = Outlook(games, mix=("heuristic", "random"))
 >>> outlook.size, outlook.offsets
 (10, {'playout': 0, 'opponents': 4})
 >>> row = outlook.rows(np.array([0]), np.array([0]), np.array([[-1, 0, 1, 0]]))[0]
@@ -49,51 +49,53 @@ from envs.engine import Games
 PIECES = ("playout", "opponents")
 
 
+def kind_name(entry: Any) -> str:
+    """The kind of one opponent-mix entry: an agent spec is its own name, a pool of
+    snapshots is ``self``, any other batch policy its type's name."""
+    if isinstance(entry, str):
+        return entry
+    return "self" if isinstance(entry, list) else type(entry).__name__
+
+
 def kind_names(mix: Sequence[Any]) -> tuple[str, ...]:
-    """The opponent kinds of a mix: each entry's name, once, in the order first named
-    (agent specs by their spec, a pool of snapshots as ``self``, any other batch policy
-    by its type).
+    """The opponent kinds of a mix: each entry's :func:`kind_name`, once, in the order
+    first named.
 
     >>> kind_names(["heuristic", "random", "heuristic", []])
     ('heuristic', 'random', 'self')
     """
-    names = []
-    for entry in mix:
-        name = entry if isinstance(entry, str) else "self" if isinstance(entry, list) \
-            else type(entry).__name__  # fmt: skip
-        if name not in names:
-            names.append(name)
-    return tuple(names)
+    return tuple(dict.fromkeys(kind_name(entry) for entry in mix))
 
 
 class Outlook:
-    """Outlook rows (see the module docstring) of the games of ``games``.
+    """Outlook rows (see the module docstring) of the games of ``games``, whose opponents
+    are drawn from ``mix`` (None: every seat is a learner)."""
 
-    ``kinds`` are the opponent kinds' names (:func:`kind_names`); empty when every seat
-    is a learner.
-    """
-
-    def __init__(self, games: Games, kinds: Sequence[str] = ()) -> None:
-        self.games, self.kinds = games, tuple(kinds)
+    def __init__(self, games: Games, mix: Sequence[Any] | None = None) -> None:
+        self.games, self.kinds = games, kind_names(mix or ())
+        # each mix entry's index in kinds
+        self.kind_of_entry = np.array([self.kinds.index(kind_name(e)) for e in mix or ()],
+                                      np.int64)  # fmt: skip
         self.heuristic = CompiledHeuristic()
         sizes = {"playout": 4, "opponents": 3 * len(self.kinds)}
         self.offsets = {name: sum(sizes[p] for p in PIECES[:i]) for i, name in enumerate(PIECES)}
         self.size = sum(sizes.values())
 
-    def rows(self, slots: np.ndarray, seats: np.ndarray, kind: np.ndarray | None) -> np.ndarray:
-        """(len(slots), size) float32 for seat ``seats[i]`` of game ``slots[i]``; ``kind``
-        gives each game's seats as indices into :attr:`kinds` (-1: a learner), one row of
-        four per slot, or None without opponents."""
+    def rows(self, slots: np.ndarray, seats: np.ndarray, drawn: np.ndarray | None) -> np.ndarray:
+        """(len(slots), size) float32 for seat ``seats[i]`` of game ``slots[i]``; ``drawn``
+        gives each game's seats as indices into the mix (-1: a learner), one row of four
+        per slot, or None without opponents."""
         n = len(slots)
         out = np.zeros((n, self.size), np.float32)
         if not n:
             return out
         winners = self.heuristic.playout_winners(self.games, slots)
         out[np.arange(n), (winners - seats) % 4] = 1.0
-        if kind is not None and self.kinds:
+        if drawn is not None and self.kinds:
             start = self.offsets["opponents"]
             for k in range(1, 4):  # the other seats, in turn order
-                who = kind[np.arange(n), (seats + k) % 4]
-                rows = np.flatnonzero(who >= 0)
-                out[rows, start + (k - 1) * len(self.kinds) + who[rows]] = 1.0
+                entry = drawn[np.arange(n), (seats + k) % 4]
+                rows = np.flatnonzero(entry >= 0)
+                kind = self.kind_of_entry[entry[rows]]
+                out[rows, start + (k - 1) * len(self.kinds) + kind] = 1.0
         return out

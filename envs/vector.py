@@ -114,7 +114,7 @@ from envs.decisions import PAD, DecisionMaker, Decisions, Legal, LegalFeatures
 from envs.engine import Games, Tables
 from envs.kernels.turns import find_actions
 from envs.opponents import Opponents
-from envs.outlook import Outlook, kind_names
+from envs.outlook import Outlook
 from envs.rewards import REWARDS, final_rewards
 from observers.base import Observer
 
@@ -165,7 +165,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.games = Games(self.num_games, Tables.of(self.rules))
         self.outlook = None
         if critic_outlook:
-            self.outlook = Outlook(self.games, () if opponents is None else kind_names(opponents))
+            self.outlook = Outlook(self.games, opponents)
         self.maker = DecisionMaker(self.games, self.observer, self.codec, critic, legal_features,
                                    self._outlook if critic_outlook else None)  # fmt: skip
         self._declare_spaces()
@@ -173,9 +173,6 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.opponents = None
         if opponents is not None:
             self.opponents = Opponents(self.maker, opponents, self._opponent_rng)
-            if self.outlook is not None:  # each mix entry's kind, as the outlook numbers it
-                names = [kind_names([entry])[0] for entry in opponents]
-                self._kind_of_mix = np.array([self.outlook.kinds.index(n) for n in names])
         self._legal: Legal | None = None  # the acting seats' legal lists; None before reset
         self._waiting = np.zeros(self.num_games, np.bool_)  # NEXT_STEP: over, reset next step
         self.closed = False
@@ -368,11 +365,8 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         """The outlook rows of ``seats`` in ``slots`` (:mod:`envs.outlook`), with each
         opponent seat's kind."""
         assert self.outlook is not None
-        kind = None
-        if self.opponents is not None:
-            drawn = self.opponents.kind[slots]  # indices into the mix; -1: the learner
-            kind = np.where(drawn >= 0, self._kind_of_mix[np.maximum(drawn, 0)], -1)
-        return self.outlook.rows(slots, seats, kind)
+        drawn = None if self.opponents is None else self.opponents.kind[slots]
+        return self.outlook.rows(slots, seats, drawn)
 
     def _deal(self, slot: int) -> None:
         board = Board(self.rules, seed=self._deal_rngs[slot])
