@@ -105,3 +105,37 @@ def test_with_opponents_each_lane_is_a_slots_learner():
             returns += episodes.returns
     terminal = [c.rew[k] for c in chunks for k in np.flatnonzero(c.terminated)]
     assert sorted(terminal) == sorted(returns) and len(returns) >= 4
+
+
+def test_dqn_with_gamma_1_and_a_long_horizon_targets_the_games_return():
+    """Deep Monte-Carlo (--gamma 1 --n-step 64): a transition's target is the reward to the
+    end of its game, never a bootstrapped value, wherever the game ended in the buffer."""
+    from tianshou.data import VectorReplayBuffer
+
+    from training.nets import store_width
+    from training.rollout import add
+
+    cfg = Config(algo="dqn", gamma=1.0, n_step=64, hidden=(16,), envs=3, opponents=("greedy",),
+                 reward="score")  # fmt: skip
+    rollout, (algorithm, _) = rollout_of(cfg, seed=3)
+    size = 3 * 2000
+    buffer = VectorReplayBuffer(size, rollout.lanes, ignore_obs_next=True)
+    chunks = []
+    with policy_within_training_step(algorithm.policy):
+        for _ in range(200):
+            chunks += rollout.step()[0]
+    for chunk in chunks:
+        add(buffer, chunk, store_width(cfg), store_next=False)
+    checked = 0
+    for lane in range(rollout.lanes):
+        rewards = [t[2] for t in lane_transitions(chunks, lane)]
+        ends = [t[3] for t in lane_transitions(chunks, lane)]
+        last_end = max(i for i, e in enumerate(ends) if e)  # later ones have no end yet
+        indices = lane * (size // rollout.lanes) + np.arange(last_end + 1)
+        targets = algorithm._preprocess_batch(buffer[indices], buffer, indices).returns
+        to_go = 0.0
+        for i in range(last_end, -1, -1):
+            to_go = rewards[i] + (0.0 if ends[i] else to_go)
+            assert float(targets[i]) == pytest.approx(to_go)
+            checked += 1
+    assert checked > 50 and any(r != 0 for r in rewards)

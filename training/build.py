@@ -85,6 +85,7 @@ def make_algorithm(cfg: Config) -> PPO | DQN:
         q_policy = MaskedQPolicy(model=make_actor(cfg, QNet), action_space=positions,
                                  eps_training=cfg.eps_train, eps_inference=0.0)  # fmt: skip
         algorithm = DQN(policy=q_policy, optim=optim, gamma=cfg.gamma,
+                        n_step_return_horizon=cfg.n_step,
                         target_update_freq=cfg.target_update_freq)  # fmt: skip
     return algorithm.to(device_of(cfg))
 

@@ -157,6 +157,10 @@ class Config:
                                 Bounds(0, 64, low_open=True))  # fmt: skip
     target_update_freq: int = option(500, "dqn", "gradient steps between target-network "
                                      "copies", POSITIVE)  # fmt: skip
+    n_step: int = option(1, "dqn", "learner decisions whose rewards a target sums before "
+                         "it bootstraps; with --gamma 1 and more than a game holds (64), the "
+                         "target is the game's return: Deep Monte-Carlo (DouZero)",
+                         Bounds(1, 1024))  # fmt: skip
     eval_opponents: tuple[str, ...] = option(("random", "greedy", "heuristic"), "evaluation",
                                              "the learner plays three copies of each")  # fmt: skip
     eval_deals: int = option(100, "evaluation", "duplicate deals per evaluation", POSITIVE)
