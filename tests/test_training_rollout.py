@@ -126,7 +126,7 @@ def test_dqn_with_gamma_1_and_a_long_horizon_targets_the_games_return():
             chunks += rollout.step()[0]
     for chunk in chunks:
         add(buffer, chunk, store_width(cfg), store_next=False)
-    checked = 0
+    checked, nonzero = 0, 0
     for lane in range(rollout.lanes):
         rewards = [t[2] for t in lane_transitions(chunks, lane)]
         ends = [t[3] for t in lane_transitions(chunks, lane)]
@@ -137,5 +137,5 @@ def test_dqn_with_gamma_1_and_a_long_horizon_targets_the_games_return():
         for i in range(last_end, -1, -1):
             to_go = rewards[i] + (0.0 if ends[i] else to_go)
             assert float(targets[i]) == pytest.approx(to_go)
-            checked += 1
-    assert checked > 50 and any(r != 0 for r in rewards)
+            checked, nonzero = checked + 1, nonzero + (to_go != 0)
+    assert checked > 50 and nonzero > 0
