@@ -43,6 +43,7 @@ from big2.players import load_agent
 from envs.policy_agent import PolicyAgent
 from training import checkpoint
 from training.config import Config
+from training.distill import minibatch_pass
 from training.loop import evaluate_policy, learner_agent
 from training.nets import MaskedActor
 from training.seeds import seed_of
@@ -125,21 +126,16 @@ def fit(net: MaskedActor, optim: torch.optim.Optimizer, rows: list[Row], kind: s
     """``passes`` seeded passes over ``rows``; the last pass's mean loss."""
     obs, legal, plan, wins = stack(rows)
     generator = torch.Generator().manual_seed(seed)
-    losses: list[float] = []
-    net.train()
+
+    def minibatch_loss(b: np.ndarray) -> torch.Tensor:
+        logits = net.scores(obs[b], legal[b], None if plan is None else plan[b])
+        return loss_of(kind, logits, legal[b], wins[b])
+
+    loss = 0.0
     for _ in range(passes):
-        order, losses = torch.randperm(len(obs), generator=generator).numpy(), []
-        for start in range(0, len(order), 256):
-            b = order[start : start + 256]
-            logits = net.scores(obs[b], legal[b], None if plan is None else plan[b])
-            loss = loss_of(kind, logits, legal[b], wins[b])
-            optim.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
-            optim.step()
-            losses.append(float(loss.detach()))
-    net.eval()
-    return float(np.mean(losses))
+        order = torch.randperm(len(obs), generator=generator).numpy()
+        loss = minibatch_pass(net, optim, order, 256, minibatch_loss)
+    return loss
 
 
 def win_shares(cfg: Config, net: MaskedActor, opponents: tuple[str, ...], deals: int,

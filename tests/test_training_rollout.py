@@ -128,8 +128,8 @@ def test_dqn_with_gamma_1_and_a_long_horizon_targets_the_games_return():
         add(buffer, chunk, store_width(cfg), store_next=False)
     checked, nonzero = 0, 0
     for lane in range(rollout.lanes):
-        rewards = [t[2] for t in lane_transitions(chunks, lane)]
-        ends = [t[3] for t in lane_transitions(chunks, lane)]
+        transitions = lane_transitions(chunks, lane)
+        rewards, ends = [t[2] for t in transitions], [t[3] for t in transitions]
         last_end = max(i for i, e in enumerate(ends) if e)  # later ones have no end yet
         indices = lane * (size // rollout.lanes) + np.arange(last_end + 1)
         targets = algorithm._preprocess_batch(buffer[indices], buffer, indices).returns

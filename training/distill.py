@@ -36,7 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -147,19 +147,19 @@ def label(source: str, opponents: list[str], deals: int, seed: int) -> Labels:
     return Labels.stack(recorder.rows)
 
 
-def fit_pass(
-    net: MaskedActor, labels: Labels, optim: torch.optim.Optimizer, batch_size: int, seed: int
+def minibatch_pass(
+    net: MaskedActor,
+    optim: torch.optim.Optimizer,
+    order: np.ndarray,
+    batch_size: int,
+    loss_of: Callable[[np.ndarray], torch.Tensor],
 ) -> float:
-    """One pass over ``labels`` in a seeded order; the mean cross-entropy."""
-    order = torch.randperm(len(labels), generator=torch.Generator().manual_seed(seed)).numpy()
+    """One pass over the row indices ``order`` in minibatches of ``batch_size``: a step of
+    ``optim`` on ``loss_of(rows)`` for each, gradients clipped at 0.5; the mean loss."""
     losses = []
     net.train()
     for start in range(0, len(order), batch_size):
-        rows = order[start : start + batch_size]
-        plan = None if labels.plan is None else labels.plan[rows]
-        logits = net.scores(labels.observation[rows], labels.legal[rows], plan)
-        target = torch.as_tensor(labels.target[rows], device=logits.device)
-        loss = torch.nn.functional.cross_entropy(logits, target)
+        loss = loss_of(order[start : start + batch_size])
         optim.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
@@ -167,6 +167,21 @@ def fit_pass(
         losses.append(float(loss.detach()))
     net.eval()
     return float(np.mean(losses))
+
+
+def fit_pass(
+    net: MaskedActor, labels: Labels, optim: torch.optim.Optimizer, batch_size: int, seed: int
+) -> float:
+    """One pass over ``labels`` in a seeded order; the mean cross-entropy."""
+    order = torch.randperm(len(labels), generator=torch.Generator().manual_seed(seed)).numpy()
+
+    def cross_entropy(rows: np.ndarray) -> torch.Tensor:
+        plan = None if labels.plan is None else labels.plan[rows]
+        logits = net.scores(labels.observation[rows], labels.legal[rows], plan)
+        target = torch.as_tensor(labels.target[rows], device=logits.device)
+        return torch.nn.functional.cross_entropy(logits, target)
+
+    return minibatch_pass(net, optim, order, batch_size, cross_entropy)
 
 
 @dataclass(frozen=True)
