@@ -25,7 +25,7 @@ from big2.hand_ranking import Ranking
 from big2.rules import Rules
 from envs.decisions import Legal
 from envs.engine import MAX_COMBOS, Games, Tables
-from envs.kernels import heuristic, search
+from envs.kernels import heuristic, replies, search
 from envs.kernels.combos import enumerate_combos
 from envs.kernels.heuristic import HeuristicArrays
 
@@ -52,6 +52,19 @@ class CompiledHeuristic:
         heuristic.plan_features(slots, self.choose(games, slots), legal.moves,
                                 legal.counts, games.arrays, games.tables.arrays,
                                 heuristic_arrays(games.tables.rules), out)  # fmt: skip
+        return out
+
+    def reply_features(
+        self, games: Games, slots: np.ndarray, legal: Legal, cheat: bool = False
+    ) -> np.ndarray:
+        """(len(slots), K, 4) int8: ``training.features.reply_features`` of the acting seat
+        of each game of ``slots`` (``cheat``: read off the opponents' hands), one row per
+        move of its ``legal`` list (zeros past it)."""
+        slots = np.ascontiguousarray(slots, dtype=np.int64)
+        out = np.zeros((*legal.moves.shape, replies.REPLY_FEATURES), np.int8)
+        replies.reply_features(slots, legal.moves, legal.counts, cheat, games.arrays,
+                               games.tables.arrays, heuristic_arrays(games.tables.rules),
+                               out)  # fmt: skip
         return out
 
     def playout_winners(self, games: Games, slots: np.ndarray) -> np.ndarray:

@@ -49,7 +49,8 @@ class PolicyAgent:
         rules: the rules the codec and observer are built for (when given by name).
         name: the name the arena reports.
         features: with it, the policy is called as ``policy(obs, mask, features(view,
-            legal_moves))``, one row per legal move (e.g. :func:`training.features.plan_features`).
+            legal_moves))``, one row per legal move (e.g. :func:`training.features.plan_features`);
+            features with ``perfect_information`` set are also handed the game (``cheat``).
         sample: sample among the legal actions by softmax of the logits instead of
             playing the most likely one (needs a logits policy).
         seed: the sampling RNG: an int, a ``random.Random`` (shared as is) or None.
@@ -74,12 +75,16 @@ class PolicyAgent:
         cheat: bool = False,
     ) -> None:
         self.observer = observers.make(observer, rules) if isinstance(observer, str) else observer
+        self.cheating_features = bool(getattr(features, "perfect_information", False))
+        if self.cheating_features and not cheat:
+            raise ValueError(f"features {features!r} read every hand; agents see views "
+                             f"(cheat=True makes a labelled upper bound)")  # fmt: skip
         if self.observer.perfect_information and not cheat:
             raise ValueError(
                 f"observer {self.observer.name!r} needs the full game; agents see views "
                 f"(cheat=True makes a labelled upper bound that is shown the game)"
             )
-        self.sees_every_hand = self.observer.perfect_information
+        self.sees_every_hand = self.observer.perfect_information or self.cheating_features
         self.game: Game | None = None  # the game being played, shown to a cheating agent
         self.codec = codecs.make(actions, rules) if isinstance(actions, str) else actions
         self.policy, self.name, self.features = policy, name, features
@@ -98,10 +103,12 @@ class PolicyAgent:
         """What the policy is called with: (observation, mask[, features])."""
         if self.sees_every_hand and (self.game is None or self.game.turn != view.seat):
             raise ValueError(f"agent {self.name!r} sees every hand; show it the game first")
-        obs = self.observer.observe(view, self.game if self.sees_every_hand else None)
+        obs = self.observer.observe(view, self.game if self.observer.perfect_information else None)
         mask = self.codec.mask(legal_moves, view.hand)
         if self.features is None:
             return obs, mask
+        if self.cheating_features:  # they read every hand too: hand them the game
+            return obs, mask, self.features(view, legal_moves, self.game)  # type: ignore[call-arg]
         return obs, mask, self.features(view, legal_moves)
 
     def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:

@@ -4,7 +4,8 @@ Games run in the compiled engine and, move for move, in :class:`big2.game.Game` 
 reference); at every position the compiled choice of the acting seat must be the move the
 Python agent makes on that seat's view and legal moves, and the compiled plan features of
 its legal moves (:data:`training.features.PLAN`'s ``batch``) must be the rows that
-:func:`training.features.plan_features` computes from that view. Games are played by the
+:func:`training.features.plan_features` computes from that view, and so must the reply
+features, fair and cheating (:func:`training.features.reply_features`). Games are played by the
 heuristic itself, by random moves, and by a mix, under both rules presets.
 
 ``python -m bench.heuristic`` times both players on the same positions.
@@ -31,11 +32,12 @@ from envs import codecs
 from envs.compiled_heuristic import CompiledHeuristic, make_plan, plan_cost
 from envs.decisions import DecisionMaker
 from envs.engine import Games, Tables, reference_game
-from training.features import PLAN, plan_features
+from training.features import CHEATING_REPLIES, PLAN, REPLIES, plan_features, reply_features
 
 RULES = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
 VARIANT = replace(CHARLESWORTH, name="variant", five_card_quads=True, flush_order="suit",
                   opening="free", pass_locks_out=True)  # fmt: skip
+NAMES = ("plan features", "reply features", "cheating reply features")
 HEURISTIC, MIXED, RANDOM = 0.0, 0.25, 1.0  # the share of random moves in a game
 EXPLORE = pytest.mark.parametrize(
     "explore", [HEURISTIC, MIXED, RANDOM], ids=["heuristic", "mixed", "random"]
@@ -81,7 +83,9 @@ def play_lockstep(
         start = time.perf_counter()
         got = compiled.choose(games, live)
         compiled_seconds, python_seconds = time.perf_counter() - start, 0.0
-        features = PLAN.batch(games, live, maker.legal(live))
+        listed = maker.legal(live)
+        features = PLAN.batch(games, live, listed)
+        replies = REPLIES.batch(games, live, listed), CHEATING_REPLIES.batch(games, live, listed)
         moves = np.empty_like(got)
         for i, g in enumerate(live.tolist()):
             game = refs[g]
@@ -91,10 +95,12 @@ def play_lockstep(
             python_seconds += time.perf_counter() - before  # act() only, not the view
             if got[i] != want.index:
                 pytest.fail(_describe(game, legal, int(got[i]), want))
-            rows = features[i, : len(legal)]
-            if not (rows == plan_features(view, legal)).all() or features[i, len(legal) :].any():
-                where = _describe(game, legal, int(got[i]), want)
-                pytest.fail(f"plan features {rows.tolist()} differ: {where}")
+            expected = (plan_features(view, legal), reply_features(view, legal),
+                        reply_features(view, legal, game.hands))  # fmt: skip
+            for name, batch, rows in zip(NAMES, (features, *replies), expected, strict=True):
+                if not (batch[i, : len(legal)] == rows).all() or batch[i, len(legal) :].any():
+                    where = _describe(game, legal, int(got[i]), want)
+                    pytest.fail(f"{name} {batch[i, : len(legal)].tolist()} differ: {where}")
             move = rng.choice(legal) if rng.random() < explore else want
             game.play(move)
             moves[i] = move.index

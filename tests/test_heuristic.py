@@ -198,9 +198,9 @@ def test_strength_against_baselines():
     ids=lambda r: r.name,
 )
 def test_beatable_shortcut_agrees_with_listing_every_stronger_hand(rules):
-    """_beatable answers five-card tables from categories when it can: same answers."""
+    """beatable answers five-card tables from categories when it can: same answers."""
     from big2.hand_ranking import catalog, stronger_than
-    from big2.players.heuristic import _beatable
+    from big2.players.heuristic import beatable
 
     rng = random.Random(rules.name)
     fives = [e for e in catalog(rules).entries if e.size == 5]
@@ -208,7 +208,7 @@ def test_beatable_shortcut_agrees_with_listing_every_stronger_hand(rules):
     for _ in range(3000):
         cards = sum(1 << i for i in rng.sample(range(52), rng.randrange(5, 40)))
         combo = rng.choice(fives)
-        answer = _beatable.__wrapped__(cards, combo, rules)
+        answer = beatable.__wrapped__(cards, combo, rules)
         assert answer == bool(stronger_than(cards, combo, rules)), (cards, str(combo))
         answers.add(answer)
     assert answers == {True, False}

@@ -189,14 +189,19 @@ def test_losses_are_logged_to_tensorboard(ppo_run):
     [
         {"algo": "dqn"},
         {"actions": "hand", "critic_observer": "oracle"},
-        {"plan_features": True, "action_head": "mlp", "opponents": ("self", "heuristic")},
+        {
+            "plan_features": True,
+            "reply_features": True,
+            "action_head": "mlp",
+            "opponents": ("self", "heuristic"),
+        },
         {"opponents": ("self-all",), "critic_observer": ""},
         {"critic_observer": "oracle", "critic_outlook": True, "opponents": ("self", "heuristic")},
     ],
     ids=[
         "dqn-catalog",
         "ppo-hand-oracle-critic",
-        "ppo-plan-features",
+        "ppo-plan-and-reply-features",
         "ppo-self-all",
         "ppo-critic-outlook",
     ],
@@ -218,7 +223,7 @@ def test_other_smoke_runs(tmp_path, overrides):
             assert head_in == cfg.hidden[-1] + 4 + 3 * 2
         assert data["state"]["policy.actor.body.0.weight"].shape[1] == sizes(cfg)[0]
     agent = checkpoint.load_agent(tmp_path / "run" / "latest.pt")  # the arena agent plays
-    assert (agent.features is not None) == cfg.plan_features
+    assert (agent.features is not None) == (cfg.features() is not None)
     assert arena([agent, "random", "random", "random"], 2, seed=1).deals == 2
 
 

@@ -16,7 +16,7 @@ from envs import codecs
 from envs.policy_agent import PolicyAgent
 from envs.vector import Big2VectorEnv
 from training.config import Config
-from training.features import PLAN_FEATURES, plan_features
+from training.features import PLAN_FEATURES, SCALE, plan_features
 from training.nets import MaskedActor, NumpyLogits, action_features
 
 CODEC = codecs.make("catalog")
@@ -90,7 +90,7 @@ def test_env_observation_carries_the_learners_plan_features():
 
 def test_plan_features_need_the_catalog_codec():
     with pytest.raises(ValueError, match="catalog"):
-        MaskedActor(10, 1695, (16,), None, plan=True)
+        MaskedActor(10, 1695, (16,), None, plan=SCALE)
     with pytest.raises(ValueError, match="catalog"):
         Config(actions="hand", plan_features=True).check()
     Config(algo="dqn", plan_features=True).check()  # per legal action: fine for DQN too
@@ -98,7 +98,8 @@ def test_plan_features_need_the_catalog_codec():
 
 def actor(plan: bool) -> MaskedActor:
     torch.manual_seed(0)
-    return MaskedActor(161, CODEC.n, (32,), action_features(CODEC), "mlp", plan=plan)
+    scale = SCALE if plan else ()
+    return MaskedActor(161, CODEC.n, (32,), action_features(CODEC), "mlp", plan=scale)
 
 
 def test_actor_scores_depend_on_plan_features_and_require_them():
@@ -113,7 +114,7 @@ def test_actor_scores_depend_on_plan_features_and_require_them():
     changed[0, :, 3] = 1 - changed[0, :, 3]  # flip the heuristic's advice
     assert not torch.equal(base, net.scores(obs, ids, changed))
     assert (base > -1e8).all()
-    with pytest.raises(ValueError, match="plan"):
+    with pytest.raises(ValueError, match="legal features"):
         net.scores(obs, ids)
 
 

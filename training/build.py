@@ -25,7 +25,6 @@ import observers
 from envs.vector import Big2VectorEnv
 from training import checkpoint
 from training.config import SELF, Config
-from training.features import PLAN
 from training.nets import (
     Critic,
     MaskedActor,
@@ -58,7 +57,7 @@ def make_env(cfg: Config, seed: int, pool: list[SnapshotPolicy] | None = None) -
     return Big2VectorEnv(
         cfg.envs * (4 if cfg.all_seats else 1), cfg.observer, cfg.actions, cfg.rules,
         opponents=mix, reward=cfg.reward, seed=seed, critic_observer=critic,
-        legal_features=PLAN if cfg.plan_features else None,
+        legal_features=cfg.features(),
         critic_outlook=cfg.critic_outlook and critic is not None,
     )  # fmt: skip
 
@@ -99,7 +98,7 @@ def acting_net(algorithm: PPO | DQN) -> MaskedActor:
 
 # what a checkpoint given to --init must share with the run
 ARCHITECTURE = ("algo", "observer", "actions", "rules", "hidden", "action_head", "action_rest",
-                "plan_features", "action_context", "body")  # fmt: skip
+                "plan_features", "reply_features", "action_context", "body")  # fmt: skip
 
 
 def load_init(cfg: Config, algorithm: PPO | DQN) -> None:

@@ -23,7 +23,6 @@ from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs.policy_agent import PolicyAgent
 from training.config import Config
-from training.features import PLAN
 from training.nets import MaskedActor, NumpyLogits, QNet, make_actor
 
 FORMAT = "big2-checkpoint/1"
@@ -31,7 +30,7 @@ KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "histor
 SHIPPED = {"trained": "trained.pt", "trained-charlesworth": "trained-charlesworth.pt"}  # by name
 # config keys added after the first checkpoints, with the value older runs used
 LATER_KEYS = {"action_head": "dot", "action_rest": False, "plan_features": False,
-              "action_context": False, "body": "auto"}  # fmt: skip
+              "reply_features": False, "action_context": False, "body": "auto"}  # fmt: skip
 
 
 def setting(cfg: dict[str, Any], key: str) -> Any:
@@ -152,8 +151,7 @@ def _label(path: Path | str) -> str:
 
 def _agent_of(data: dict[str, Any], label: str) -> PolicyAgent:
     """The arena agent of a loaded checkpoint, named ``label``."""
-    cfg = data["config"]
+    cfg = config_of(data)
     net = actor_from(data)
-    rules = get_rules(cfg["rules"])
-    features = PLAN if net.uses_plan else None
-    return PolicyAgent(NumpyLogits(net), cfg["observer"], cfg["actions"], rules, label, features)
+    return PolicyAgent(NumpyLogits(net), cfg.observer, cfg.actions, get_rules(cfg.rules), label,
+                       cfg.features())  # fmt: skip

@@ -31,6 +31,7 @@ from big2.rules import get as get_rules
 from envs import codecs
 from envs.rewards import REWARDS
 from training.bodies import BODIES, sequence_piece
+from training.features import Features, legal_features
 
 SELF, SELF_ALL = "self", "self-all"
 DEVICES = ("auto", "cpu", "cuda")
@@ -137,6 +138,11 @@ class Config:
         False, "network", "score actions with the heuristic planner's view of them too "
         "(needs --actions catalog)",
     )  # fmt: skip
+    reply_features: bool = option(
+        False, "network", "score actions with who could answer them too: which opponent "
+        "could beat each play, how much of what it leaves could be beaten (an oracle actor "
+        "reads them off the hands; needs --actions catalog)",
+    )  # fmt: skip
     lr: float = option(3e-4, "training", "Adam learning rate", Bounds(0, 1, low_open=True))
     gamma: float = option(0.99, "training", "discount factor", Bounds(0, 1, low_open=True))
     epoch_steps: int = option(25_000, "training", "learner decisions between evaluations",
@@ -195,7 +201,7 @@ class Config:
         get_rules(self.rules)
         codecs.make(self.actions, get_rules(self.rules))
         self._check_opponents()
-        for flag in ("plan_features", "action_context"):
+        for flag in ("plan_features", "reply_features", "action_context"):
             if getattr(self, flag) and self.actions != "catalog":
                 raise ValueError(f"--{flag.replace('_', '-')} needs --actions catalog, "
                                  f"not {self.actions!r}")  # fmt: skip
@@ -238,6 +244,12 @@ class Config:
     def all_seats(self) -> bool:
         """Whether the learner plays all four seats (``--opponents self-all``)."""
         return self.opponents == (SELF_ALL,)
+
+    def features(self) -> Features | None:
+        """The per-move features the actor reads (plan and reply features), or None. An
+        actor that sees every hand reads the cheating reply features."""
+        cheats = observers.make(self.observer, self.rules).perfect_information
+        return legal_features(self.plan_features, self.reply_features, cheat=cheats)
 
     def to_dict(self) -> dict[str, Any]:
         """The config as JSON-ready data (tuples as lists)."""

@@ -29,7 +29,6 @@ from envs.policy_agent import PolicyAgent
 from training import checkpoint
 from training.build import acting_net
 from training.config import SELF, Config
-from training.features import PLAN
 from training.nets import MaskedActor, NumpyLogits, store_width
 from training.plot import plot_curve
 from training.rollout import Chunk, Episodes, Rollout, add, to_buffer
@@ -60,7 +59,7 @@ def learner_agent(cfg: Config, net: MaskedActor) -> PolicyAgent:
     """The greedy policy of ``net`` as an arena player (a cheating upper bound, shown the
     whole game, when the config's observer sees every hand: ``upper_bound``)."""
     return PolicyAgent(NumpyLogits(net), cfg.observer, cfg.actions, get_rules(cfg.rules),
-                       name="learner", features=PLAN if cfg.plan_features else None,
+                       name="learner", features=cfg.features(),
                        cheat=cfg.upper_bound)  # fmt: skip
 
 

@@ -28,8 +28,7 @@ from envs.outlook import kind_names
 from observers.base import Observer
 from training.bodies import HandReader, make_body, mlp
 from training.config import ACTION_HEADS, Config
-from training.features import PLAN_FEATURES
-from training.features import SCALE as PLAN_SCALE
+from training.features import Features
 
 ILLEGAL = -1e9
 REST_FEATURES = 5
@@ -107,21 +106,17 @@ class ActionScorer(nn.Module):
         embed: int = 128,
         head: str = "dot",
         hand: HandReader | None = None,
-        plan: bool = False,
+        plan: Sequence[float] = (),
         context: bool = False,
     ) -> None:
         super().__init__()
         if head not in ACTION_HEADS:
             raise ValueError(f"action head must be 'dot' or 'mlp', got {head!r}")
-        self.hand, self.plan = hand, plan
-        n_features = (
-            features.shape[1]
-            + (REST_FEATURES if hand is not None else 0)
-            + (PLAN_FEATURES if plan else 0)
-        )
+        self.hand, self.plan = hand, bool(plan)
+        n_features = features.shape[1] + (REST_FEATURES if hand is not None else 0) + len(plan)
         # derived from the codec, so not saved in checkpoints (persistent=False)
         self.register_buffer("features", torch.as_tensor(features), persistent=False)
-        self.register_buffer("plan_scale", torch.tensor(PLAN_SCALE), persistent=False)
+        self.register_buffer("plan_scale", torch.tensor(tuple(plan)), persistent=False)
         self.state = nn.Linear(width, embed)
         self.action = nn.Sequential(nn.Linear(n_features, embed), nn.ReLU(),
                                     nn.Linear(embed, embed))  # fmt: skip
@@ -143,7 +138,7 @@ class ActionScorer(nn.Module):
             f = torch.cat([f, rest_features(self.hand(obs)[rows], f[:, :52])], -1)
         if self.plan:
             if plan is None:
-                raise ValueError("this actor scores actions with plan features; pass `plan`")
+                raise ValueError("this actor scores actions with legal features; pass `plan`")
             picked = to_tensor(np.asarray(plan)[:, : legal.shape[1]], f.device)[rows, slots]
             scale: torch.Tensor = self.plan_scale  # type: ignore[assignment]
             f = torch.cat([f, picked * scale], -1)
@@ -194,13 +189,13 @@ class MaskedActor(nn.Module):
         features: np.ndarray | None = None,
         head: str = "dot",
         rest: bool = False,
-        plan: bool = False,
+        plan: Sequence[float] = (),
         context: bool = False,
         body: str = "auto",
     ) -> None:
         super().__init__()
         if plan and features is None:
-            raise ValueError("plan features need the catalog codec's action features")
+            raise ValueError("legal features need the catalog codec's action features")
         if rest and not isinstance(observer, Observer):
             raise ValueError("rest features read the hand, so they need an observer, not a size")
         if isinstance(observer, Observer):
@@ -216,7 +211,8 @@ class MaskedActor(nn.Module):
 
     @property
     def uses_plan(self) -> bool:
-        """Whether :meth:`scores` needs the plan features of the legal actions."""
+        """Whether :meth:`scores` needs the legal features (plan, replies) of the legal
+        actions."""
         return self.scorer is not None and self.scorer.plan
 
     @property
@@ -367,4 +363,9 @@ def make_actor(cfg: Config, kind: type[MaskedActor] = MaskedActor) -> MaskedActo
     codec = codecs.make(cfg.actions, get_rules(cfg.rules))
     return kind(observers.make(cfg.observer, cfg.rules), codec.n, cfg.hidden,
                 action_features(codec), cfg.action_head, cfg.action_rest,
-                cfg.plan_features, cfg.action_context, cfg.body)  # fmt: skip
+                feature_scale(cfg.features()), cfg.action_context, cfg.body)  # fmt: skip
+
+
+def feature_scale(features: Features | None) -> tuple[float, ...]:
+    """What the actor multiplies each column of its legal features by (none: empty)."""
+    return () if features is None else features.scale

@@ -164,11 +164,11 @@ def is_control(combo: HandRanking, view: View) -> bool:
     True
     """
     has_two = C.rank_of(C.highest(combo.cards)) == C.N_RANKS - 1
-    return has_two or not _beatable(view.unseen, combo, view.rules)
+    return has_two or not beatable(view.unseen, combo, view.rules)
 
 
 @lru_cache(maxsize=1 << 18)
-def _beatable(cards: int, combo: HandRanking, rules: Rules) -> bool:
+def beatable(cards: int, combo: HandRanking, rules: Rules) -> bool:
     """Whether some combination in ``cards`` beats ``combo``. Cached: a seat's planner,
     its plan features and the heuristic ask it of the same unseen cards in one turn."""
     if combo.size == 5 and _stronger_category(cards, combo, rules):

@@ -11,7 +11,7 @@ the function it mirrors, so one maps to the other line by line:
 ``_plan`` / ``make_plan``             :func:`plan`
 ``plan_cost``, ``_best_fives``        :func:`best_fives`
 ``_rank_cost``, ``_by_rank``          :func:`rank_cost`, :func:`by_rank`
-``is_control``, ``_beatable``         :func:`is_control`, :func:`beatable`
+``is_control``, ``beatable``          :func:`is_control`, :func:`beatable`
 ``_stronger_category``                :func:`stronger_category`
 ``_weakest_of``                       ``HeuristicArrays.weakest`` (built once)
 ``_opening``, ``_lead``               :func:`opening`, :func:`lead`
@@ -247,7 +247,7 @@ def is_control(combo, unseen, cat, heur):
 
 @numba.njit(cache=True)
 def beatable(cards, combo, cat, heur):
-    """``_beatable``: whether some combination in ``cards`` beats ``combo`` (whether
+    """``beatable``: whether some combination in ``cards`` beats ``combo`` (whether
     ``stronger_than(cards, combo)`` is not empty): a catalog entry of its size from
     ``beaten_from`` on that ``cards`` hold. The shortcut only answers True when such an
     entry exists, so the answer is the Python's with or without it."""
@@ -358,6 +358,14 @@ def fewest_opponent_cards(game, seat, state):
 
 
 @numba.njit(cache=True)
+def acting_seat(game, state, cat):
+    """The seat to act in ``game``: (seat, its hand, its five-card hands, its unseen cards)."""
+    seat = state.turn[game]
+    fives = _fives_in_hand(game, seat, state, cat)
+    return seat, state.hands[game, seat], fives, _unseen(game, seat, state)
+
+
+@numba.njit(cache=True)
 def _unseen(game, seat, state):
     """``View.unseen``: cards not in the seat's hand and not played."""
     played = state.played[game, 0] | state.played[game, 1]
@@ -392,13 +400,9 @@ def plan_features(slots, choice, moves, counts, state, cat, heur, out):
     ``counts[i]`` are legal) as (delta, control, in plan, the heuristic's ``choice[i]``)."""
     parts = np.empty(PLAN_CAPACITY, np.int64)
     for i in range(slots.shape[0]):
-        game = slots[i]
-        seat = state.turn[game]
-        hand = state.hands[game, seat]
-        fives = _fives_in_hand(game, seat, state, cat)
+        _, hand, fives, unseen = acting_seat(slots[i], state, cat)
         now = best_fives(hand, fives, cat, heur)[0]
         n_parts = plan(hand, fives, cat, heur, parts)
-        unseen = _unseen(game, seat, state)
         for j in range(counts[i]):
             m = moves[i, j]
             out[i, j, 3] = m == choice[i]

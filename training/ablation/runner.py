@@ -8,7 +8,9 @@ task lost with its worker, and the study writes each result as it arrives.
 
 A cell's ``result.json`` is written when it has finished, so a re-run skips finished
 cells and restarts the others: an interrupted study, or one whose cluster went away,
-loses at most the cells that were running. A cell that fails (an exception, or a
+loses at most the cells that were running. Cells start seed by seed (every setting's
+seed 0, then every setting's seed 1, ...), so a study stopped early holds whole seeds
+to compare. A cell that fails (an exception, or a
 process that dies) is reported with its error and the others go on. ``study.json``
 records the study; a re-run whose settings differ is refused before anything runs.
 """
@@ -149,6 +151,7 @@ def run_cells(
             todo.append(cell)
         else:
             outcomes[cell.directory] = Outcome(cell, done)
+    todo.sort(key=lambda cell: cell.seed)  # stable: settings in order within a seed
     bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc="cells", unit="cell",
                disable=not progress, dynamic_ncols=True)  # fmt: skip
     try:
