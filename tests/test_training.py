@@ -227,6 +227,17 @@ def test_other_smoke_runs(tmp_path, overrides):
     assert arena([agent, "random", "random", "random"], 2, seed=1).deals == 2
 
 
+def test_a_linear_schedule_lowers_the_learning_rate_to_zero_at_the_budget(ppo_run, tmp_path):
+    assert "update/lr" not in tb_scalars(ppo_run[2])  # the constant default logs none
+    cfg = tiny(tmp_path / "run", lr_schedule="linear", eval_opponents=("random",))
+    train(cfg)
+    rates = tb_scalars(tmp_path / "run")["update/lr"]
+    values = [lr for _, lr in rates]
+    assert len(values) > 1 and values == sorted(values, reverse=True)
+    for step, lr in rates:  # what the next update uses: by the decisions done so far
+        assert lr == pytest.approx(cfg.lr * max(0.0, 1 - step / cfg.steps))
+
+
 def test_resume_continues_run_history_and_tensorboard(ppo_run, tmp_path):
     first_run = ppo_run[2]
     run = tmp_path / "resumed"

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -19,7 +19,8 @@ import torch
 from tianshou.algorithm.modelfree.dqn import DQN
 from tianshou.algorithm.modelfree.ppo import PPO
 from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy
-from tianshou.algorithm.optim import AdamOptimizerFactory
+from tianshou.algorithm.optim import AdamOptimizerFactory, LRSchedulerFactory
+from torch.optim.lr_scheduler import LambdaLR, LRScheduler
 
 import observers
 from envs.vector import Big2VectorEnv
@@ -62,10 +63,36 @@ def make_env(cfg: Config, seed: int, pool: list[SnapshotPolicy] | None = None) -
     )  # fmt: skip
 
 
-def make_algorithm(cfg: Config) -> PPO | DQN:
-    """Masked PPO (actor + critic) or masked DQN, on the run's device."""
+class LinearDecay(LRSchedulerFactory):
+    """The learning rate times ``1 - progress()``, at least 0 (``--lr-schedule linear``, as
+    CleanRL's ``anneal_lr``). Tianshou steps the scheduler after every update, and
+    ``progress`` is read then (and when the optimizer is made), so a resumed run picks up
+    where its learner decisions left it.
+
+    >>> done = [0.25]
+    >>> decay = LinearDecay(lambda: done[0])
+    >>> optim = torch.optim.Adam([torch.zeros(1, requires_grad=True)], lr=1e-3)
+    >>> schedule = decay.create_scheduler(optim)
+    >>> done[0] = 0.5
+    >>> schedule.step()
+    >>> round(optim.param_groups[0]["lr"], 6)
+    0.0005
+    """
+
+    def __init__(self, progress: Callable[[], float]) -> None:
+        self.progress = progress
+
+    def create_scheduler(self, optim: torch.optim.Optimizer) -> LRScheduler:
+        return LambdaLR(optim, lambda _: max(0.0, 1.0 - self.progress()))
+
+
+def make_algorithm(cfg: Config, progress: Callable[[], float] | None = None) -> PPO | DQN:
+    """Masked PPO (actor + critic) or masked DQN, on the run's device. ``progress`` is the
+    share of the run's learner decisions done, which ``--lr-schedule linear`` reads."""
     positions = gym.spaces.Discrete(store_width(cfg))  # a policy acts by legal position
     optim = AdamOptimizerFactory(lr=cfg.lr)
+    if cfg.lr_schedule == "linear":
+        optim = optim.with_lr_scheduler_factory(LinearDecay(progress or (lambda: 0.0)))
     if cfg.algo == "ppo":
         policy = DiscreteActorPolicy(
             actor=make_actor(cfg),  # type: ignore[arg-type]  # returns (logits, state)

@@ -33,6 +33,8 @@ from envs.rewards import REWARDS
 from training.bodies import BODIES, sequence_piece
 from training.features import Features, legal_features
 
+LR_SCHEDULES = ("constant", "linear")
+
 SELF, SELF_ALL = "self", "self-all"
 DEVICES = ("auto", "cpu", "cuda")
 ACTION_HEADS = ("dot", "mlp")
@@ -144,6 +146,9 @@ class Config:
         "reads them off the hands; needs --actions catalog)",
     )  # fmt: skip
     lr: float = option(3e-4, "training", "Adam learning rate", Bounds(0, 1, low_open=True))
+    lr_schedule: str = option("constant", "training", "constant, or linear: the learning "
+                              "rate falls linearly to 0 at --steps (CleanRL's anneal_lr)",
+                              choices=LR_SCHEDULES)  # fmt: skip
     gamma: float = option(0.99, "training", "discount factor", Bounds(0, 1, low_open=True))
     epoch_steps: int = option(25_000, "training", "learner decisions between evaluations",
                               POSITIVE)  # fmt: skip

@@ -222,6 +222,8 @@ class Run:
             if "loss" in name and isinstance(mean, int | float):
                 self.writer.add_scalar(f"update/{name}", mean, self.state.env_step)
         self.writer.add_scalar("info/update_step", self.state.update_step, self.state.env_step)
+        for schedule in self.algorithm.lr_schedulers:  # the next update's rate
+            self.writer.add_scalar("update/lr", schedule.get_last_lr()[0], self.state.env_step)
 
     def _after_epoch(self) -> None:
         """Evaluate, log, snapshot, checkpoint and plot after one epoch."""

@@ -59,7 +59,7 @@ def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = F
         torch_threads(cfg.threads),
         scoped_seed(seed_of(cfg.seed, "init")),
     ):
-        algorithm = make_algorithm(cfg)
+        algorithm = make_algorithm(cfg, progress=lambda: state.env_step / cfg.steps)
         if resume is not None:
             algorithm.load_state_dict(resume["state"])
         elif cfg.init:
