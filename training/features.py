@@ -1,4 +1,5 @@
-"""Plan features: what the heuristic's planner thinks of each legal action.
+"""Per-move features: what the heuristic's planner thinks of each legal action (plan
+features), and who could answer it (reply features).
 
 The catalog actor already describes an action by its cards, its category and what it
 leaves in the hand grouped by rank (see :func:`training.nets.rest_features`). These

@@ -91,8 +91,10 @@ class ActionScorer(nn.Module):
 
     For the catalog codec an action's meaning is fixed, so it is described by features
     (its 52 cards, its category, a pass flag; optionally what it leaves in the hand and
-    the planner's view of it) and similar combinations share what is learned. Work grows
-    with the number of legal actions, not with 17,859.
+    per-move legal features, the planner's view of it and who could answer it) and
+    similar combinations share what is learned. ``plan`` holds what each column of the
+    legal features is multiplied by (empty: none are read). Work grows with the number
+    of legal actions, not with 17,859.
 
     With ``context`` the state embedding also reads the set of legal moves: the mean and
     the maximum of their embeddings (a DeepSets pooling), so a move is scored knowing
@@ -177,7 +179,8 @@ class MaskedActor(nn.Module):
     CNN for card planes, or with ``body="gru"`` a GRU over its move history; a plain
     size means an MLP). With ``features`` (one row per
     action: the catalog codec) the head is an :class:`ActionScorer` (``rest``: it also
-    reads what each play leaves in the hand, which needs an observer); without, a
+    reads what each play leaves in the hand, which needs an observer; ``plan``: the
+    scales of the legal features' columns it reads, :func:`feature_scale`); without, a
     linear layer whose rows for the legal actions are gathered (the hand codec).
     """
 
