@@ -73,8 +73,8 @@ class LinearDecay(LRSchedulerFactory):
     >>> decay = LinearDecay(lambda: done[0])
     >>> optim = torch.optim.Adam([torch.zeros(1, requires_grad=True)], lr=1e-3)
     >>> schedule = decay.create_scheduler(optim)
-    >>> done[0] = 0.5
-    >>> schedule.step()
+    >>> done[0] = 0.5                  # an update later: half the decisions done
+    >>> optim.step(); schedule.step()
     >>> round(optim.param_groups[0]["lr"], 6)
     0.0005
     """
