@@ -381,3 +381,30 @@ def test_a_corrupt_study_record_is_refused_and_kept(tmp_path):
         main(study_args(tmp_path))
     assert (tmp_path / "study.json").read_text() == "{half a record"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["study.json"]
+
+
+def test_cells_start_seed_by_seed(tmp_path, monkeypatch):
+    """Every setting's seed 0 runs before any seed 1: a study stopped early holds whole seeds."""
+    from training.ablation import runner
+
+    study, started = Study(observers=("simple", "planes"), seeds=2, steps=10), []
+
+    class Finished:
+        returncode = 0
+
+        def poll(self) -> int:
+            return 0
+
+    def start(cell, _study):
+        started.append((cell.setting.name, cell.seed))
+        cell.directory.mkdir(parents=True)
+        return Finished(), (cell.directory / runner.LOG).open("wb")
+
+    monkeypatch.setattr(runner, "_start", start)
+    outcomes = run_cells(study.cells(tmp_path), study, workers=1, progress=False)
+    assert started == [("simple", 0), ("planes", 0), ("simple", 1), ("planes", 1)]
+    assert [(o.cell.setting.name, o.cell.seed) for o in outcomes][:2] == [
+        ("simple", 0),
+        ("simple", 1),
+    ]
+    assert all(o.error and "exited with status 0" in o.error for o in outcomes)  # no result
