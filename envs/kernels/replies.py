@@ -19,13 +19,18 @@ REPLY_FEATURES = 4  # next, across, previous could beat it; combinations left op
 
 
 @numba.njit(cache=True)
-def could_beat(combo, game, opponent, unseen, cheat, state, cat, heur):
-    """Whether seat ``opponent`` could beat ``combo``: with ``cheat``, its hand holds a
-    combination that does; without, it holds enough cards and the ``unseen`` ones do."""
-    hand = state.hands[game, opponent]
-    if cheat:
-        return beatable(hand, combo, cat, heur)
-    return popcount(hand) >= cat.size[combo] and beatable(unseen, combo, cat, heur)
+def beaters(combo, game, seat, unseen, cheat, state, cat, heur):
+    """The opponents of ``seat`` that could beat ``combo``, as bits (1: next, 2: across,
+    4: previous): with ``cheat``, those whose hand holds a combination that does; without,
+    those holding enough cards, when the ``unseen`` ones do (asked once, not per seat)."""
+    if not cheat and not beatable(unseen, combo, cat, heur):
+        return 0
+    bits = 0
+    for step in range(1, 4):
+        hand = state.hands[game, (seat + step) % 4]
+        if beatable(hand, combo, cat, heur) if cheat else popcount(hand) >= cat.size[combo]:
+            bits |= 1 << (step - 1)
+    return bits
 
 
 @numba.njit(cache=True)
@@ -43,16 +48,11 @@ def reply_features(slots, moves, counts, cheat, state, cat, heur, out):
             rest = hand
             if m != PASS:
                 rest = hand & ~cat.cards[m]
-                for step in range(1, 4):
-                    opponent = (seat + step) % 4
-                    out[i, j, step - 1] = could_beat(m, game, opponent, unseen, cheat, state,
-                                                     cat, heur)  # fmt: skip
+                bits = beaters(m, game, seat, unseen, cheat, state, cat, heur)
+                for k in range(3):
+                    out[i, j, k] = bits >> k & 1
             n_parts = plan(rest, fives, cat, heur, parts)
             open_parts = 0
             for k in range(n_parts):
-                for step in range(1, 4):
-                    opponent = (seat + step) % 4
-                    if could_beat(parts[k], game, opponent, unseen, cheat, state, cat, heur):
-                        open_parts += 1
-                        break
+                open_parts += beaters(parts[k], game, seat, unseen, cheat, state, cat, heur) != 0
             out[i, j, 3] = open_parts
