@@ -9,11 +9,13 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from big2.evaluation.stats import normal_ci, t_ci
+from training import checkpoint
 from training.ablation.cli import main, parse
 from training.ablation.report import OUTPUTS, summary
 from training.ablation.runner import prepare, run_cells
@@ -27,6 +29,7 @@ from training.ablation.stats import (
 )
 from training.ablation.study import Study, coerce
 from training.config import Config, parse_args
+from training.train import train
 
 ROOT = Path(__file__).resolve().parent.parent
 # the smallest cells that still train, evaluate and report
@@ -283,6 +286,22 @@ def test_a_rerun_skips_finished_cells_and_redoes_the_interrupted_one(tiny_study)
         assert p.stat().st_mtime_ns == before[p], f"{p} ran again"
     new = json.loads(interrupted.read_text())
     assert new["report"] == old["report"] and new["curve"] == old["curve"]  # same seed
+
+
+@pytest.mark.slow
+def test_a_cell_cut_short_continues_from_its_last_checkpoint(tiny_study):
+    path = sorted(tiny_study.glob("cells/*/seed*/result.json"))[1]
+    whole = json.loads(path.read_text())
+    cfg = Config.from_dict(whole["config"])
+    path.unlink()
+    train(replace(cfg, max_minutes=1e-9), overwrite=True)  # stopped after its first epoch
+    cut = checkpoint.load(Path(cfg.run_dir) / "latest.pt")["env_step"]
+    assert 0 < cut < whole["steps"]
+    main(study_args(tiny_study))
+    resumed = json.loads(path.read_text())
+    assert whole["resumed_from"] == [] and resumed["resumed_from"] == [cut]
+    assert resumed["curve"] == whole["curve"] and resumed["report"] == whole["report"]
+    assert resumed["steps"] == whole["steps"] and resumed["train_seconds"] > 0
 
 
 @pytest.mark.slow

@@ -1,10 +1,14 @@
 """One study cell, in its own process: ``python -m training.ablation.cell CELL_DIR [PARENT]``.
 
 Reads ``CELL_DIR/cell.json`` (the cell's training config and the report deals), trains
-from scratch into ``CELL_DIR/run`` (a cell cut short earlier is restarted, so the same
-seed always gives the same curve), evaluates the final policy (no best-epoch choice) on
+into ``CELL_DIR/run``, evaluates the final policy (no best-epoch choice) on
 the report deals against every evaluation opponent, and writes ``CELL_DIR/result.json``
-atomically: the last thing a finished cell does. A cell that raises writes
+atomically: the last thing a finished cell does. A cell cut short earlier (a study
+stopped, a session ended) continues from its run's last checkpoint when that run was
+trained as this cell says, and starts again otherwise: resumed PPO goes on as the run
+whole does (:mod:`training.train`), so the same seed always gives the same curve, and a
+stopped cell loses at most an epoch. ``CELL_DIR/attempt.json`` carries the seconds the
+earlier attempts spent up to that checkpoint into the result's times. A cell that raises writes
 ``CELL_DIR/error.json`` with the traceback and exits with status 1. The process holds
 the cell directory's lock while it lives, and ends when process ``PARENT`` (the study's
 runner) does, however that ends.
@@ -12,18 +16,27 @@ runner) does, however that ends.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import time
 import traceback
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from big2.evaluation.processes import die_with_parent
 from training.lock import DirectoryLock, Locked
 
+if TYPE_CHECKING:
+    from training.config import Config
+
 RESULT, ERROR, SPEC, LOG = "result.json", "error.json", "cell.json", "log.txt"
+ATTEMPT = "attempt.json"  # what the earlier attempts of a resumed cell kept: seconds, steps
+# how a cell's run ran, not what it trained: a cell resumes a run that differs only here
+ANY_RUN: dict[str, Any] = {"run_dir": "", "max_minutes": 0.0, "threads": 1, "device": "cpu",
+                           "backend": "local", "ray_address": ""}  # fmt: skip
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -56,8 +69,10 @@ def run_spec(spec: dict[str, Any]) -> dict[str, Any]:
     cfg = Config.from_dict(spec["config"])
     torch.set_num_threads(cfg.threads)
     start = time.monotonic()
-    state = train(cfg, overwrite=True)
-    trained = time.monotonic() - start
+    resume = resumable(cfg)
+    earlier = _attempt(Path(cfg.run_dir), resume)
+    state = train(cfg, resume, overwrite=resume is None)
+    trained = earlier["seconds"] + time.monotonic() - start
     net = checkpoint.actor_from(checkpoint.load(Path(cfg.run_dir) / "latest.pt"))
     agent = learner_agent(cfg, net)
     report: dict[str, Any] = {}
@@ -68,10 +83,53 @@ def run_spec(spec: dict[str, Any]) -> dict[str, Any]:
     return {
         "setting": spec["setting"], "seed": cfg.seed, "config": spec["config"],
         "steps": state.env_step, "train_seconds": trained,
-        "wall_seconds": time.monotonic() - start, "curve": state.history,
+        "wall_seconds": earlier["seconds"] + time.monotonic() - start,
+        "resumed_from": earlier["resumed_from"], "curve": state.history,
         "report_seed": spec["report_seed"], "report_deals": spec["report_deals"],
         "report": report,
     }  # fmt: skip
+
+
+def resumable(cfg: Config) -> dict[str, Any] | None:
+    """The last checkpoint of the cell's run, if a run trained as ``cfg`` says left one;
+    else None (no run, a checkpoint cut mid-write, or a run of other settings).
+
+    >>> from training.config import Config
+    >>> resumable(Config(run_dir="/nonexistent")) is None
+    True
+    """
+    from training import checkpoint
+    from training.config import Config
+
+    try:
+        data = checkpoint.load(Path(cfg.run_dir) / "latest.pt")
+        saved = Config.from_dict(data["config"])
+    except (checkpoint.CheckpointError, TypeError, ValueError):
+        return None
+    same = replace(saved, **ANY_RUN) == replace(cfg, **ANY_RUN)
+    return data if same and not data.get("exported") else None
+
+
+def _attempt(run_dir: Path, resume: dict[str, Any] | None) -> dict[str, Any]:
+    """Record this attempt in ``attempt.json`` beside the run; what the earlier ones did.
+
+    The seconds of the earlier attempts that the run keeps (each from its training's
+    start, when the run's ``config.json`` was written, to the checkpoint it resumes) and
+    the steps each later attempt resumed from.
+    """
+    path = run_dir.parent / ATTEMPT
+    earlier: dict[str, Any] = {"seconds": 0.0, "resumed_from": []}
+    if resume is not None:
+        with contextlib.suppress(OSError, ValueError):  # else cut short before attempts
+            earlier = json.loads(path.read_text(encoding="utf-8"))  # were recorded
+        started = (run_dir / "config.json").stat().st_mtime
+        kept = max((run_dir / "latest.pt").stat().st_mtime - started, 0.0)
+        earlier = {
+            "seconds": float(earlier.get("seconds", 0.0)) + kept,
+            "resumed_from": [*earlier.get("resumed_from", []), resume["env_step"]],
+        }
+    write_json(path, earlier)
+    return earlier
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,8 +7,9 @@ cell is a Ray task that declares the CPUs it needs (its torch threads); Ray retr
 task lost with its worker, and the study writes each result as it arrives.
 
 A cell's ``result.json`` is written when it has finished, so a re-run skips finished
-cells and restarts the others: an interrupted study, or one whose cluster went away,
-loses at most the cells that were running. Cells start seed by seed (every setting's
+cells and continues the others from their runs' last checkpoints
+(:mod:`training.ablation.cell`): an interrupted study, or one whose cluster went away,
+loses at most an epoch of each cell that was running. Cells start seed by seed (every setting's
 seed 0, then every setting's seed 1, ...), so a study stopped early holds whole seeds
 to compare. A cell that fails (an exception, or a
 process that dies) is reported with its error and the others go on. ``study.json``
@@ -31,7 +32,7 @@ from tqdm import tqdm
 
 from big2.evaluation.backends import Backend
 from big2.evaluation.stats import mean
-from training.ablation.cell import ERROR, LOG, RESULT, SPEC, run_spec, write_json
+from training.ablation.cell import ATTEMPT, ERROR, LOG, RESULT, SPEC, run_spec, write_json
 from training.ablation.stats import deal_values
 from training.ablation.study import Cell, Study, differences
 from training.config import Config
@@ -224,7 +225,8 @@ def _run_on(
 
 
 def _prepare_cell(cell: Cell, study: Study) -> dict[str, Any]:
-    """Clear what an unfinished earlier run of the cell left; write and return its spec.
+    """Clear what an unfinished earlier run of the cell left, but for its training run,
+    which the cell continues, and its log; write and return its spec.
 
     Waits (up to :data:`CELL_WAIT` seconds) for a process of an earlier study run still
     working in the cell to end (it ends with its runner: :mod:`big2.evaluation.processes`);
@@ -233,7 +235,7 @@ def _prepare_cell(cell: Cell, study: Study) -> dict[str, Any]:
     cell.directory.mkdir(parents=True, exist_ok=True)
     with _cell_lock(cell):
         for entry in cell.directory.iterdir():
-            if entry.name != LOCK_FILE:
+            if entry.name not in (LOCK_FILE, LOG, ATTEMPT, "run"):
                 shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
     spec = {"setting": cell.setting.label, "config": cell.config.to_dict(),
             "report_deals": study.report_deals, "report_seed": study.report_seed}  # fmt: skip
@@ -257,7 +259,7 @@ def _cell_lock(cell: Cell) -> DirectoryLock:
 def _start(cell: Cell, study: Study) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
     """Launch the cell's process (it ends if this process does: it is given our pid)."""
     _prepare_cell(cell, study)
-    log = (cell.directory / LOG).open("wb")
+    log = (cell.directory / LOG).open("ab")  # every attempt's output
     command = [sys.executable, "-m", "training.ablation.cell", str(cell.directory),
                str(os.getpid())]  # fmt: skip
     return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT), log
