@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.train
 	$(BIN)/python -m bench.heuristic
 	$(BIN)/python -m bench.search
+	$(BIN)/python -m bench.evaluation
 	$(BIN)/python -m bench.distributed
 
 # the observer study trained the recipes' way (about three hours on 2 cores, docs/ablation.md);

@@ -64,18 +64,30 @@ class Opponents:
         """Seat the learner (``learners[i]`` in game ``slots[i]``) and draw three opponents
         for each of these new games."""
         for slot, seat in zip(slots.tolist(), learners.tolist(), strict=True):
-            self.learner[slot] = seat
             draws = self.rng.integers(len(self.mix), size=4)
             draws[seat] = -1
-            self.kind[slot] = draws
-            for s in range(4):  # pools: draw a member (an empty pool plays as random)
-                entry = self.mix[draws[s]] if s != seat else None
-                if isinstance(entry, list):
-                    self.member[slot, s] = self.rng.integers(len(entry)) if entry else -1
-            for i in set(draws.tolist()) & set(self.agents):
-                reset = getattr(self.agents[i], "reset", None)
-                if callable(reset):
-                    reset(int(self.rng.integers(2**63)))
+            self._seat(slot, seat, draws)
+
+    def seat(self, slots: np.ndarray, kinds: np.ndarray) -> None:
+        """Seat ``kinds[i]`` (an index into the mix for each of the 4 seats) in game
+        ``slots[i]``, with no learner: :meth:`advance` then plays these games to their end
+        (the arena's seatings in the compiled engine: :mod:`envs.duplicate`)."""
+        for slot, draws in zip(slots.tolist(), np.asarray(kinds, np.int64), strict=True):
+            self._seat(slot, -1, draws)
+
+    def _seat(self, slot: int, learner: int, draws: np.ndarray) -> None:
+        """Seat the learner and the opponents ``draws`` (index in mix; -1: the learner) in
+        ``slot``: pool members are drawn, and agents that reseed are reseeded."""
+        self.learner[slot] = learner
+        self.kind[slot] = draws
+        for s in range(4):  # pools: draw a member (an empty pool plays as random)
+            entry = self.mix[draws[s]] if draws[s] >= 0 else None
+            if isinstance(entry, list):
+                self.member[slot, s] = self.rng.integers(len(entry)) if entry else -1
+        for i in set(draws.tolist()) & set(self.agents):
+            reset = getattr(self.agents[i], "reset", None)
+            if callable(reset):
+                reset(int(self.rng.integers(2**63)))
 
     def advance(self) -> None:
         """Let opponents move until every game is at its learner's turn or over."""

@@ -34,6 +34,7 @@ from training.bodies import BODIES, sequence_piece
 from training.features import Features, legal_features
 
 LR_SCHEDULES = ("constant", "linear")
+EVAL_ENGINES = ("arena", "compiled")
 
 SELF, SELF_ALL = "self", "self-all"
 DEVICES = ("auto", "cpu", "cuda")
@@ -176,6 +177,11 @@ class Config:
                                              "the learner plays three copies of each")  # fmt: skip
     eval_deals: int = option(100, "evaluation", "duplicate deals per evaluation", POSITIVE)
     eval_seed: int = option(12345, "evaluation", "seed of the evaluation deals", SEED)
+    eval_engine: str = option("arena", "evaluation", "where evaluations play: 'arena' (Python "
+                              "games, one decision at a time) or 'compiled' (a batch of games "
+                              "at once: the same games against greedy and heuristic players, "
+                              "other draws of random ones; envs.duplicate)",
+                              choices=EVAL_ENGINES)  # fmt: skip
     snapshot_every: int = option(1, "opponents", "epochs between self-play snapshots",
                                  POSITIVE)  # fmt: skip
     max_minutes: float = option(0.0, "run", "wall-clock budget; 0 = none (stops after the "

@@ -1,8 +1,9 @@
 """The training loop: collect, update, and after every epoch evaluate, snapshot and save.
 
 :class:`Run` drives one run; :class:`RunState` is what a checkpoint resumes besides the
-networks. Evaluations play the greedy policy in the arena against three copies of each
-evaluation opponent on the same fixed duplicate deals every time (``--eval-seed``).
+networks. Evaluations play the greedy policy against three copies of each evaluation
+opponent on the same fixed duplicate deals every time (``--eval-seed``), in the arena or
+in the compiled engine (``--eval-engine``).
 """
 
 from __future__ import annotations
@@ -22,16 +23,18 @@ from tianshou.data import VectorReplayBuffer
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from big2.evaluation import evaluate as arena
+from big2.evaluation import deal_results, summarise
 from big2.evaluation.backends import Backend
+from big2.players import Agent
 from big2.rules import get as get_rules
+from envs import duplicate
 from envs.policy_agent import PolicyAgent
 from training import checkpoint
 from training.build import acting_net
 from training.config import SELF, Config
 from training.nets import MaskedActor, NumpyLogits, store_width
 from training.plot import plot_curve
-from training.rollout import Chunk, Episodes, Rollout, add, to_buffer
+from training.rollout import Chunk, Episodes, GreedyPolicy, Rollout, add, to_buffer
 from training.seeds import seed_of
 from training.shards import Shards
 
@@ -65,14 +68,27 @@ def learner_agent(cfg: Config, net: MaskedActor) -> PolicyAgent:
 
 def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, Any]]:
     """Arena results of the greedy policy against three copies of each eval opponent."""
-    agent, rules = learner_agent(cfg, net), get_rules(cfg.rules)
-    rows = []
+    rows, rules = [], get_rules(cfg.rules)
     for name in cfg.eval_opponents:
-        a = arena([agent, name, name, name], cfg.eval_deals, cfg.eval_seed, rules).agents[0]
+        deals = [[r] for r in learner_results(cfg, net, name, cfg.eval_deals, cfg.eval_seed)]
+        a = summarise(["learner"], deals, cfg.eval_seed, rules).agents[0]
         rows.append({"env_step": step, "opponent": name, "win_share": a.win_share,
                      "win_share_ci": a.win_share_ci, "mean_score": a.mean_score,
                      "mean_score_ci": a.mean_score_ci, "deals": cfg.eval_deals})  # fmt: skip
     return rows
+
+
+def learner_results(
+    cfg: Config, net: MaskedActor, opponent: str, n_deals: int, seed: int
+) -> list[tuple[int, int]]:
+    """Per duplicate deal of ``seed``, the greedy policy's (wins, total score) over its four
+    games against three copies of ``opponent``, played where ``cfg.eval_engine`` says."""
+    rules = get_rules(cfg.rules)
+    if cfg.eval_engine == "compiled":
+        return duplicate.deal_results(GreedyPolicy(net), opponent, n_deals, seed, rules,
+                                      cfg.observer, cfg.actions, cfg.features())  # fmt: skip
+    agents: list[Agent | str] = [learner_agent(cfg, net), opponent, opponent, opponent]
+    return [deal[0] for deal in deal_results(agents, n_deals, seed, rules)]
 
 
 def selection_key(cfg: Config) -> str:

@@ -205,3 +205,23 @@ class SnapshotPolicy:
         position = np.minimum((probs.cumsum(axis=1) < u).sum(axis=1), probs.shape[1] - 1)
         chosen: np.ndarray = legal[np.arange(len(legal)), position]
         return chosen
+
+
+class GreedyPolicy:
+    """The network's likeliest legal action in each of a batch of decisions (a
+    :class:`envs.vector.BatchPolicy`): what :func:`training.loop.learner_agent` plays,
+    asked for many games at once. Ties go to the lowest action id, as that agent breaks
+    them (it lists the legal actions in ascending order)."""
+
+    def __init__(self, net: MaskedActor) -> None:
+        self.net = net
+
+    def __call__(self, decisions: Decisions) -> np.ndarray:
+        features = decisions.features if self.net.uses_plan else None
+        with torch.no_grad():
+            logits = self.net.scores(decisions.observation, decisions.legal, features)
+        legal = decisions.legal[:, : logits.shape[1]]
+        scores = np.where(legal >= 0, logits.cpu().numpy(), -np.inf)  # padding never wins
+        best = scores == scores.max(axis=1, keepdims=True)
+        chosen: np.ndarray = np.where(best, legal, np.iinfo(legal.dtype).max).min(axis=1)
+        return chosen

@@ -1,5 +1,15 @@
 """Evaluation: duplicate-deal arena results with confidence intervals."""
 
-from big2.evaluation.arena import AgentResult, ArenaResult, deal_results, evaluate, play_game
+from big2.evaluation.arena import (
+    AgentResult,
+    ArenaResult,
+    DealResult,
+    deal_results,
+    duplicate_board,
+    evaluate,
+    play_game,
+    summarise,
+)
 
-__all__ = ["AgentResult", "ArenaResult", "deal_results", "evaluate", "play_game"]
+__all__ = ["AgentResult", "ArenaResult", "DealResult", "deal_results", "duplicate_board",
+           "evaluate", "play_game", "summarise"]  # fmt: skip

@@ -111,7 +111,7 @@ def evaluate(
     ``deal-DEAL-seating-ROTATION.json`` (for ``big2 replay`` and the replay page).
     """
     per_deal = deal_results(agents, n_deals, seed, rules, workers, progress, backend, log_dir)
-    return _summarise(_names(agents), per_deal, seed, rules)
+    return summarise(_names(agents), per_deal, seed, rules)
 
 
 def deal_results(
@@ -156,7 +156,7 @@ def _play_deals(
 ) -> dict[int, DealResult]:
     out: dict[int, DealResult] = {}
     for deal in deals:
-        board = Board(rules, seed=random.Random(f"{seed}:{deal}"))
+        board = duplicate_board(rules, seed, deal)
         totals = [[0, 0] for _ in players]
         for rotation in range(N_SEATS):
             seats = [(i + rotation) % N_SEATS for i in range(N_SEATS)]  # agent i -> seat
@@ -170,6 +170,16 @@ def _play_deals(
                 totals[i][1] += scores[seat]
         out[deal] = [(w, s) for w, s in totals]
     return out
+
+
+def duplicate_board(rules: Rules, seed: int, deal: int) -> Board:
+    """Deal number ``deal`` of the duplicate deals of ``seed``: the same cards wherever
+    and however many deals are played.
+
+    >>> duplicate_board(STANDARD, 0, 3).hands == duplicate_board(STANDARD, 0, 3).hands
+    True
+    """
+    return Board(rules, seed=random.Random(f"{seed}:{deal}"))
 
 
 def play_game(
@@ -192,9 +202,10 @@ def _game(board: Board, players: Sequence[Agent], seats: Sequence[int], seed: st
     return play(Game.from_board(board), by_seat)
 
 
-def _summarise(
-    names: list[str], per_deal: list[DealResult], seed: int, rules: Rules
+def summarise(
+    names: Sequence[str], per_deal: Sequence[DealResult], seed: int, rules: Rules
 ) -> ArenaResult:
+    """The arena's summary of per-deal results (one entry per agent of ``names`` in each)."""
     n = len(per_deal)
     results = []
     for i, name in enumerate(names):

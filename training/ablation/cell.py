@@ -59,11 +59,9 @@ def run_spec(spec: dict[str, Any]) -> dict[str, Any]:
     """
     import torch
 
-    from big2.evaluation import deal_results
-    from big2.rules import get as get_rules
     from training import checkpoint
     from training.config import Config
-    from training.loop import learner_agent
+    from training.loop import learner_results
     from training.train import train
 
     cfg = Config.from_dict(spec["config"])
@@ -74,12 +72,10 @@ def run_spec(spec: dict[str, Any]) -> dict[str, Any]:
     state = train(cfg, resume, overwrite=resume is None)
     trained = earlier["seconds"] + time.monotonic() - start
     net = checkpoint.actor_from(checkpoint.load(Path(cfg.run_dir) / "latest.pt"))
-    agent = learner_agent(cfg, net)
     report: dict[str, Any] = {}
     for opponent in cfg.eval_opponents:
-        deals = deal_results([agent, opponent, opponent, opponent], spec["report_deals"],
-                             spec["report_seed"], get_rules(cfg.rules))  # fmt: skip
-        report[opponent] = {"wins": [d[0][0] for d in deals], "scores": [d[0][1] for d in deals]}
+        deals = learner_results(cfg, net, opponent, spec["report_deals"], spec["report_seed"])
+        report[opponent] = {"wins": [w for w, _ in deals], "scores": [s for _, s in deals]}
     return {
         "setting": spec["setting"], "seed": cfg.seed, "config": spec["config"],
         "steps": state.env_step, "train_seconds": trained,

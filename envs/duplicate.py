@@ -1,0 +1,102 @@
+"""The arena's duplicate deals in the compiled engine, for a policy that answers in batches.
+
+:func:`deal_results` plays what :func:`big2.evaluation.deal_results` plays for
+``[policy, opponent, opponent, opponent]``: each deal of ``seed`` (the same cards:
+:func:`big2.evaluation.duplicate_board`) four times, the policy in seat 0, 1, 2, then 3,
+against three copies of one opponent, and returns the policy's (wins, total score) over
+each deal's four games. Every game of a batch of deals runs at once in
+:class:`envs.engine.Games`, seated and moved by :class:`envs.opponents.Opponents`: the
+policy is asked once per round for every game where it is to move (one forward pass
+instead of one per decision), and ``random``, ``greedy`` and ``heuristic`` opponents are
+the compiled ones (``heuristic`` checked move by move against
+:class:`~big2.players.heuristic.HeuristicAgent`).
+
+Against ``greedy`` and ``heuristic`` players, which are deterministic, a policy that is
+deterministic too (the greedy choice of a network) plays the very games the arena plays
+with that policy as an agent, so the results are the same deal for deal
+(``tests/test_duplicate.py``). ``random`` players draw from one generator per batch of
+deals, seeded from ``seed`` and the batch, not from the arena's per-game seeds: their
+games differ from the arena's, deal for deal, though not in distribution, and the same
+call gives the same results.
+
+>>> import numpy as np
+>>> from envs.decisions import Decisions
+>>> def first(decisions: Decisions) -> np.ndarray:  # the first legal action
+...     return decisions.legal[:, 0]
+>>> results = deal_results(first, "greedy", 3, seed=0)
+>>> len(results), all(0 <= wins <= 4 for wins, _ in results)
+(3, True)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+import observers
+from big2.board import N_SEATS
+from big2.evaluation import duplicate_board
+from big2.rules import STANDARD, Rules
+from envs import codecs
+from envs.decisions import DecisionMaker, LegalFeatures
+from envs.engine import Games, Tables
+from envs.opponents import Opponents
+from observers.base import Observer
+
+if TYPE_CHECKING:
+    from envs.vector import BatchPolicy
+
+BATCH_DEALS = 250  # deals played at once (1,000 games): memory, not results, sets it
+POLICY, OPPONENT = 1, 0  # the two kinds seated (indices into the Opponents' mix)
+
+
+def deal_results(
+    policy: BatchPolicy, opponent: str | BatchPolicy, n_deals: int, seed: int = 0,
+    rules: Rules = STANDARD, observer: Observer | str = "simple", actions: str = "catalog",
+    legal_features: LegalFeatures | None = None,
+) -> list[tuple[int, int]]:  # fmt: skip
+    """Per deal, the policy's (wins, total score) over its four games (see the module).
+
+    ``policy`` sees what the vector env shows a seat: ``observer``'s vector, the legal
+    actions of codec ``actions`` and, with ``legal_features``, their rows. An observer
+    that sees every hand (a study's upper bound) sees them here too.
+    """
+    if n_deals < 1:
+        raise ValueError(f"n_deals must be at least 1, got {n_deals}")
+    seen = observers.make(observer, rules) if isinstance(observer, str) else observer
+    if seen.rules != rules:
+        raise ValueError(f"observer was built for {seen.rules.name}, not {rules.name}")
+    codec = codecs.make(actions, rules)
+    out: list[tuple[int, int]] = []
+    for first in range(0, n_deals, BATCH_DEALS):
+        deals = range(first, min(first + BATCH_DEALS, n_deals))
+        rng = np.random.default_rng([seed, first])  # random opponents' moves
+        out += _play(policy, opponent, deals, seed, rules, seen, codec, legal_features, rng)
+    return out
+
+
+def _play(
+    policy: BatchPolicy, opponent: str | BatchPolicy, deals: range, seed: int, rules: Rules,
+    observer: Observer, codec: codecs.ActionCodec, legal_features: LegalFeatures | None,
+    rng: np.random.Generator,
+) -> list[tuple[int, int]]:  # fmt: skip
+    """Play ``deals`` to the end, all games at once: game 4 i + s seats the policy in seat
+    s on deal ``deals[i]``."""
+    n = len(deals) * N_SEATS
+    games = Games(n, Tables.of(rules))
+    maker = DecisionMaker(games, observer, codec, None, legal_features)
+    seats = Opponents(maker, [opponent, policy], rng)
+    for i, deal in enumerate(deals):
+        hands = duplicate_board(rules, seed, deal).hands
+        for s in range(N_SEATS):
+            games.deal(i * N_SEATS + s, hands)
+    mine = np.arange(n) % N_SEATS  # the policy's seat in each game
+    kinds = np.full((n, N_SEATS), OPPONENT, np.int64)
+    kinds[np.arange(n), mine] = POLICY
+    seats.seat(np.arange(n), kinds)
+    seats.advance()  # every game to its end
+    won = games.winner == mine
+    scores = np.array([games.scores(g)[s] for g, s in enumerate(mine.tolist())])
+    return [(int(won[i : i + N_SEATS].sum()), int(scores[i : i + N_SEATS].sum()))
+            for i in range(0, n, N_SEATS)]  # fmt: skip
