@@ -12,12 +12,17 @@ the compiled ones (``heuristic`` checked move by move against
 :class:`~big2.players.heuristic.HeuristicAgent`).
 
 Against ``greedy`` and ``heuristic`` players, which are deterministic, a policy that is
-deterministic too (the greedy choice of a network) plays the very games the arena plays
-with that policy as an agent, so the results are the same deal for deal
-(``tests/test_duplicate.py``). ``random`` players draw from one generator per batch of
-deals, seeded from ``seed`` and the batch, not from the arena's per-game seeds: their
-games differ from the arena's, deal for deal, though not in distribution, and the same
-call gives the same results.
+deterministic too (the greedy choice of a network) plays the arena's games with that
+policy as an agent, so the results are the same deal for deal (``tests/test_duplicate.py``
+finds them equal; a batched forward pass could in principle round a near-tie between
+two moves the other way). ``random`` players draw from each game's own stream, seeded by
+(``seed``, deal, seating) as the arena seeds its random players, so a deal's games do not
+depend on the deals played beside it or how many there are, and every policy meets the
+same draws; the streams are not the arena's generator, so those games differ from the
+arena's, deal for deal, though not in distribution. Other agent specs are asked game by
+game at Python speed, one instance for every seat and game, reseeded at each game's
+start: deterministic ones play the arena's games, others draw differently, and an agent
+that must be shown the whole game (a cheating upper bound) cannot sit here.
 
 >>> import numpy as np
 >>> from envs.decisions import Decisions
@@ -41,7 +46,7 @@ from big2.rules import STANDARD, Rules
 from envs import codecs
 from envs.decisions import DecisionMaker, LegalFeatures
 from envs.engine import Games, Tables
-from envs.opponents import Opponents
+from envs.opponents import MAX_MOVES, Opponents
 from observers.base import Observer
 
 if TYPE_CHECKING:
@@ -71,30 +76,38 @@ def deal_results(
     out: list[tuple[int, int]] = []
     for first in range(0, n_deals, BATCH_DEALS):
         deals = range(first, min(first + BATCH_DEALS, n_deals))
-        rng = np.random.default_rng([seed, first])  # random opponents' moves
-        out += _play(policy, opponent, deals, seed, rules, seen, codec, legal_features, rng)
+        out += _play(policy, opponent, deals, seed, rules, seen, codec, legal_features)
     return out
+
+
+def _entropy(seed: int, *keys: int) -> list[int]:
+    """A SeedSequence entropy for ``seed`` (negative too) and ``keys``."""
+    return [abs(seed), int(seed < 0), *keys]
 
 
 def _play(
     policy: BatchPolicy, opponent: str | BatchPolicy, deals: range, seed: int, rules: Rules,
     observer: Observer, codec: codecs.ActionCodec, legal_features: LegalFeatures | None,
-    rng: np.random.Generator,
 ) -> list[tuple[int, int]]:  # fmt: skip
     """Play ``deals`` to the end, all games at once: game 4 i + s seats the policy in seat
     s on deal ``deals[i]``."""
     n = len(deals) * N_SEATS
     games = Games(n, Tables.of(rules))
     maker = DecisionMaker(games, observer, codec, None, legal_features)
+    rng = np.random.default_rng(_entropy(seed, deals[0]))  # reseeds agent specs
     seats = Opponents(maker, [opponent, policy], rng)
+    streams = np.empty((n, MAX_MOVES))
     for i, deal in enumerate(deals):
         hands = duplicate_board(rules, seed, deal).hands
         for s in range(N_SEATS):
             games.deal(i * N_SEATS + s, hands)
+            streams[i * N_SEATS + s] = np.random.default_rng(_entropy(seed, deal, s)).random(
+                MAX_MOVES
+            )
     mine = np.arange(n) % N_SEATS  # the policy's seat in each game
     kinds = np.full((n, N_SEATS), OPPONENT, np.int64)
     kinds[np.arange(n), mine] = POLICY
-    seats.seat(np.arange(n), kinds)
+    seats.seat(np.arange(n), kinds, streams)
     seats.advance()  # every game to its end
     won = games.winner == mine
     scores = np.array([games.scores(g)[s] for g, s in enumerate(mine.tolist())])

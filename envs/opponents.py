@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 # opponents that need no View: random and greedy on the legal rows, heuristic compiled
 COMPILED = ("random", "greedy", "heuristic")
+# the most moves a game can have: at most 52 plays (each lays down a card or more), and
+# at most 3 passes after each before its trick ends
+MAX_MOVES = 52 * 4
 
 
 class Opponents:
@@ -59,6 +62,8 @@ class Opponents:
         self.kind = np.full((n, 4), -1, np.int64)  # index in mix; -1: learner
         self.member = np.full((n, 4), -1, np.int64)  # in a pool; -1: plays random
         self.learner = np.zeros(n, np.int64)
+        self.streams: np.ndarray | None = None  # per-game uniforms for random players (seat)
+        self.drawn = np.zeros(n, np.int64)  # how many of its stream each game has used
 
     def start(self, slots: np.ndarray, learners: np.ndarray) -> None:
         """Seat the learner (``learners[i]`` in game ``slots[i]``) and draw three opponents
@@ -68,11 +73,29 @@ class Opponents:
             draws[seat] = -1
             self._seat(slot, seat, draws)
 
-    def seat(self, slots: np.ndarray, kinds: np.ndarray) -> None:
+    def seat(
+        self, slots: np.ndarray, kinds: np.ndarray, streams: np.ndarray | None = None
+    ) -> None:  # fmt: skip
         """Seat ``kinds[i]`` (an index into the mix for each of the 4 seats) in game
         ``slots[i]``, with no learner: :meth:`advance` then plays these games to their end
-        (the arena's seatings in the compiled engine: :mod:`envs.duplicate`)."""
-        for slot, draws in zip(slots.tolist(), np.asarray(kinds, np.int64), strict=True):
+        (the arena's seatings in the compiled engine: :mod:`envs.duplicate`).
+
+        ``streams[i]`` (uniforms in [0, 1), at least :data:`MAX_MOVES` of them), if given,
+        are game ``slots[i]``'s own draws for its ``random`` players, one per move they
+        make, so that what they play depends on that game alone.
+        """
+        kinds = np.asarray(kinds, np.int64)
+        if kinds.shape != (len(slots), 4) or not ((kinds >= 0) & (kinds < len(self.mix))).all():
+            raise ValueError(f"kinds must be ({len(slots)}, 4) indices into the mix of "
+                             f"{len(self.mix)}, got {kinds.tolist()}")  # fmt: skip
+        if streams is not None:
+            if streams.shape != (len(slots), MAX_MOVES):
+                raise ValueError(f"streams must be ({len(slots)}, {MAX_MOVES}) uniforms, "
+                                 f"got shape {streams.shape}")  # fmt: skip
+            if self.streams is None:
+                self.streams = np.zeros((len(self.games.turn), MAX_MOVES))
+            self.streams[slots], self.drawn[slots] = streams, 0
+        for slot, draws in zip(slots.tolist(), kinds, strict=True):
             self._seat(slot, -1, draws)
 
     def _seat(self, slot: int, learner: int, draws: np.ndarray) -> None:
@@ -108,7 +131,8 @@ class Opponents:
         """The catalog moves that opponent ``kind`` makes in ``slots``."""
         who, moves, counts = self.mix[kind], legal.moves, legal.counts
         if who == "random":
-            return moves[np.arange(len(slots)), self.rng.integers(counts)]
+            picked: np.ndarray = moves[np.arange(len(slots)), self._random_positions(slots, counts)]
+            return picked
         if who == "greedy":
             return _greedy(moves, counts, self.games.table[slots] < 0, self.games)
         if who == "heuristic":
@@ -128,6 +152,17 @@ class Opponents:
             else:
                 out[rows] = self._batch(who[m], slots[rows], legal.take(rows))
         return out
+
+    def _random_positions(self, slots: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """A uniform legal position for each of ``slots``: from each game's own stream when
+        it has one (:meth:`seat`), else from the shared generator."""
+        if self.streams is None:
+            drawn: np.ndarray = self.rng.integers(counts)
+            return drawn
+        uniforms = self.streams[slots, self.drawn[slots]]
+        self.drawn[slots] += 1
+        positions: np.ndarray = np.minimum((uniforms * counts).astype(np.int64), counts - 1)
+        return positions
 
     def _batch(self, policy: BatchPolicy, slots: np.ndarray, legal: Legal) -> np.ndarray:
         """The moves of one batch policy in ``slots``, from one call."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 
 from big2.evaluation.stats import normal_ci, t_ci
 from training import checkpoint
+from training.ablation.cell import _attempt
 from training.ablation.cli import main, parse
 from training.ablation.report import OUTPUTS, summary
 from training.ablation.runner import prepare, run_cells
@@ -302,6 +304,22 @@ def test_a_cell_cut_short_continues_from_its_last_checkpoint(tiny_study):
     assert whole["resumed_from"] == [] and resumed["resumed_from"] == [cut]
     assert resumed["curve"] == whole["curve"] and resumed["report"] == whole["report"]
     assert resumed["steps"] == whole["steps"] and resumed["train_seconds"] > 0
+
+
+def test_a_resumed_cell_counts_each_earlier_attempt_once(tmp_path):
+    run = tmp_path / "cell" / "run"
+    run.mkdir(parents=True)
+    (run / "latest.pt").write_bytes(b"")
+    assert _attempt(run, {"env_step": 100}) == {"seconds": 0.0, "resumed_from": [100],
+                                                "counted": None}  # no config.json  # fmt: skip
+    (run / "config.json").write_text("{}")
+    os.utime(run / "config.json", (1000.0, 1000.0))  # the attempt started here...
+    os.utime(run / "latest.pt", (1600.0, 1600.0))  # ...and saved this checkpoint
+    assert _attempt(run, {"env_step": 200})["seconds"] == 600.0
+    # died before training wrote config.json again: nothing more to count
+    again = _attempt(run, {"env_step": 200})
+    assert again["seconds"] == 600.0 and again["resumed_from"] == [100, 200, 200]
+    assert _attempt(run, None) == {"seconds": 0.0, "resumed_from": [], "counted": None}
 
 
 @pytest.mark.slow

@@ -15,8 +15,10 @@ from big2.evaluation import deal_results as arena_results
 from big2.game import View
 from big2.hand_ranking import HandRanking
 from big2.rules import CHARLESWORTH, STANDARD, Rules
-from envs import duplicate
-from envs.decisions import Decisions
+from envs import codecs, duplicate
+from envs.decisions import DecisionMaker, Decisions
+from envs.engine import Games, Tables
+from envs.opponents import Opponents
 from training.config import Config
 from training.loop import evaluate_policy, learner_results
 from training.nets import make_actor
@@ -69,12 +71,16 @@ def test_a_network_plays_the_arena_games(rules: Rules, opponent: str, observer: 
     assert compiled == arena
 
 
-def test_random_players_draw_reproducibly_and_batches_do_not_matter(monkeypatch):
+def test_random_players_draw_from_each_games_own_stream(monkeypatch):
     first = duplicate.deal_results(last, "random", 6, seed=1)
-    assert duplicate.deal_results(last, "random", 6, seed=1) == first
     assert all(0 <= wins <= 4 for wins, _ in first)
+    assert duplicate.deal_results(last, "random", 6, seed=1) == first
+    assert duplicate.deal_results(last, "random", 3, seed=1) == first[:3]  # alone or not
+    assert duplicate.deal_results(last, "random", 6, seed=2) != first
+    assert len(duplicate.deal_results(last, "random", 2, seed=-5)) == 2  # negative seeds too
     whole = duplicate.deal_results(last, "heuristic", 6, seed=1)
     monkeypatch.setattr(duplicate, "BATCH_DEALS", 4)  # deals 0-3, then 4-5
+    assert duplicate.deal_results(last, "random", 6, seed=1) == first
     assert duplicate.deal_results(last, "heuristic", 6, seed=1) == whole
 
 
@@ -88,6 +94,18 @@ def test_the_greedy_policy_breaks_ties_by_the_lowest_action():
     legal = np.array([[9, 4, 7], [3, -1, -1]], np.int32)
     decisions = Decisions(np.zeros((2, 1), np.float32), legal)
     assert GreedyPolicy(Flat())(decisions).tolist() == [4, 3]
+
+
+def test_nan_scores_are_a_clear_error():
+    class Broken:
+        uses_plan = False
+
+        def scores(self, obs: object, legal: np.ndarray, plan: object) -> torch.Tensor:
+            return torch.full(legal.shape, float("nan"))
+
+    decisions = Decisions(np.zeros((1, 1), np.float32), np.array([[3, 5]], np.int32))
+    with pytest.raises(ValueError, match="scored NaN for decisions \\[0\\]"):
+        GreedyPolicy(Broken())(decisions)
 
 
 def test_evaluations_report_the_same_rows_either_way():
@@ -105,3 +123,15 @@ def test_bad_requests_are_refused():
         duplicate.deal_results(last, "greedy", 1, observer=observers.make("simple", CHARLESWORTH))
     with pytest.raises(ValueError, match="eval_engine"):
         replace(Config(), eval_engine="gpu").check()
+
+
+def test_a_seating_names_a_kind_for_every_seat():
+    games = Games(2, Tables.of(STANDARD))
+    seats = Opponents(DecisionMaker(games, observers.make("simple"), codecs.make("catalog")),
+                      ["random", "greedy"], np.random.default_rng(0))  # fmt: skip
+    with pytest.raises(ValueError, match="kinds must be"):
+        seats.seat(np.arange(2), np.zeros((2, 3), np.int64))
+    with pytest.raises(ValueError, match="indices into the mix of 2"):
+        seats.seat(np.arange(2), np.full((2, 4), 2))
+    with pytest.raises(ValueError, match="streams must be"):
+        seats.seat(np.arange(2), np.zeros((2, 4), np.int64), np.zeros((2, 5)))

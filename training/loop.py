@@ -67,7 +67,8 @@ def learner_agent(cfg: Config, net: MaskedActor) -> PolicyAgent:
 
 
 def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, Any]]:
-    """Arena results of the greedy policy against three copies of each eval opponent."""
+    """The greedy policy's results against three copies of each eval opponent, on the
+    evaluation deals, played where ``cfg.eval_engine`` says."""
     rows, rules = [], get_rules(cfg.rules)
     for name in cfg.eval_opponents:
         deals = [[r] for r in learner_results(cfg, net, name, cfg.eval_deals, cfg.eval_seed)]

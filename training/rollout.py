@@ -222,6 +222,10 @@ class GreedyPolicy:
             logits = self.net.scores(decisions.observation, decisions.legal, features)
         legal = decisions.legal[:, : logits.shape[1]]
         scores = np.where(legal >= 0, logits.cpu().numpy(), -np.inf)  # padding never wins
+        if np.isnan(scores).any():
+            rows = np.flatnonzero(np.isnan(scores).any(axis=1)).tolist()
+            raise ValueError(f"the network scored NaN for decisions {rows[:10]}: its weights "
+                             f"or inputs hold NaN or inf")  # fmt: skip
         best = scores == scores.max(axis=1, keepdims=True)
         chosen: np.ndarray = np.where(best, legal, np.iinfo(legal.dtype).max).min(axis=1)
         return chosen

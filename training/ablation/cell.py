@@ -110,20 +110,24 @@ def _attempt(run_dir: Path, resume: dict[str, Any] | None) -> dict[str, Any]:
     """Record this attempt in ``attempt.json`` beside the run; what the earlier ones did.
 
     The seconds of the earlier attempts that the run keeps (each from its training's
-    start, when the run's ``config.json`` was written, to the checkpoint it resumes) and
-    the steps each later attempt resumed from.
+    start, when the run's ``config.json`` was written, to the checkpoint it resumes; an
+    attempt that stopped before writing it adds nothing) and the steps each later attempt
+    resumed from.
     """
     path = run_dir.parent / ATTEMPT
-    earlier: dict[str, Any] = {"seconds": 0.0, "resumed_from": []}
+    earlier: dict[str, Any] = {"seconds": 0.0, "resumed_from": [], "counted": None}
     if resume is not None:
         with contextlib.suppress(OSError, ValueError):  # else cut short before attempts
             earlier = json.loads(path.read_text(encoding="utf-8"))  # were recorded
-        started = (run_dir / "config.json").stat().st_mtime
-        kept = max((run_dir / "latest.pt").stat().st_mtime - started, 0.0)
-        earlier = {
-            "seconds": float(earlier.get("seconds", 0.0)) + kept,
-            "resumed_from": [*earlier.get("resumed_from", []), resume["env_step"]],
-        }
+        kept = 0.0
+        with contextlib.suppress(OSError):  # no config.json: its seconds are unknown
+            started = (run_dir / "config.json").stat().st_mtime
+            if started != earlier.get("counted"):
+                kept = max((run_dir / "latest.pt").stat().st_mtime - started, 0.0)
+            earlier["counted"] = started
+        earlier = {"seconds": float(earlier.get("seconds", 0.0)) + kept,
+                   "resumed_from": [*earlier.get("resumed_from", []), resume["env_step"]],
+                   "counted": earlier.get("counted")}  # fmt: skip
     write_json(path, earlier)
     return earlier
 

@@ -38,7 +38,7 @@ ALL_OBSERVERS = ("simple", "card_counting", "history", "planes", "charlesworth",
 OWN = ("observer", "seed", "steps", "run_dir", "threads", "max_minutes", "backend",
        "ray_address", *STUDY_ONLY)  # fmt: skip
 # the measurement: the same deals and opponents for every cell, so not in --grid
-MEASURED = ("eval_opponents", "eval_seed", "eval_deals")
+MEASURED = ("eval_opponents", "eval_seed", "eval_deals", "eval_engine")
 CHEATING = "cheating upper bound"
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 _DEFAULTS = {f.name: f.default for f in fields(Config)}
