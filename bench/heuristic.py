@@ -4,8 +4,9 @@ Times the compiled heuristic (:mod:`envs.compiled_heuristic`) against
 :class:`~big2.players.heuristic.HeuristicAgent`, and the compiled search rollouts
 (:class:`envs.rollouts.CompiledRollouts`) against the Python ones
 (:class:`~big2.players.search.AgentRollouts`), each pair on the same positions. The
-positions come from the lockstep games of ``tests/test_compiled_heuristic.py`` and
-``tests/test_compiled_rollouts.py``, which check on the way that both answer alike.
+positions come from :mod:`training.twins` (the lockstep games and sampled views of
+``tests/test_compiled_heuristic.py`` and ``tests/test_compiled_rollouts.py``), which
+checks on the way that both answer alike.
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from big2.players import HeuristicAgent
 from big2.players.search import AgentRollouts, sample_deal
 from big2.rules import CHARLESWORTH, STANDARD
 from envs.rollouts import CompiledRollouts
-from tests.test_compiled_heuristic import MIXED, Timer, play_lockstep
-from tests.test_compiled_rollouts import views
+from training.twins import MIXED, Timer, play_lockstep, sample_views
 
 
 def heuristic(n_games: int, seed: int) -> None:
@@ -37,7 +37,7 @@ def rollouts(n_views: int, deals: int, seed: int) -> None:
     """Rollouts per second of both, on the same views and deals (after compiling)."""
     python, compiled, rng = AgentRollouts(HeuristicAgent()), CompiledRollouts(), random.Random(0)
     cases = [(v, [sample_deal(v, rng) for _ in range(deals)], legal[:6])
-             for v, legal in views(STANDARD, n_views, seed)]  # fmt: skip
+             for v, legal in sample_views(STANDARD, n_views, seed)]  # fmt: skip
     compiled.wins(*cases[0])
     seconds = {}
     for label, player in (("compiled", compiled), ("Python", python)):

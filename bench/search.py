@@ -11,26 +11,28 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Sequence
-from typing import Any
 
 import torch
 
 from big2.evaluation import evaluate
 from big2.game import View
 from big2.hand_ranking import HandRanking
-from big2.players import load_agent
+from big2.players import Agent, load_agent
+from big2.rules import STANDARD
 from training.evaluate import add_search_arguments, search_options
 
 
 class Timed:
     """An agent that times the decisions of another (the arena calls ``act`` and ``reset``)."""
 
-    def __init__(self, agent: Any) -> None:
-        self.agent, self.name = agent, agent.name
+    def __init__(self, agent: Agent) -> None:
+        self.agent, self.name = agent, getattr(agent, "name", type(agent).__name__)
         self.seconds, self.decisions = 0.0, 0
 
     def reset(self, seed: int) -> None:
-        self.agent.reset(seed)
+        reset = getattr(self.agent, "reset", None)
+        if callable(reset):
+            reset(seed)
 
     def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:
         start = time.perf_counter()
@@ -48,7 +50,7 @@ def main() -> None:
     add_search_arguments(parser)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    agent = Timed(load_agent(args.agent, **search_options(args)))
+    agent = Timed(load_agent(args.agent, STANDARD, **search_options(args)))
     evaluate([agent, "heuristic", "heuristic", "heuristic"], args.deals, args.seed)
     print(f"{args.agent} vs 3x heuristic, 1 thread: "
           f"{1000 * agent.seconds / agent.decisions:.1f} ms/decision over {agent.decisions} "

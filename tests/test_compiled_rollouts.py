@@ -14,35 +14,22 @@ from dataclasses import replace
 
 import pytest
 
-from big2.game import Game, View
-from big2.hand_ranking import HandRanking
-from big2.players import HeuristicAgent, RandomAgent, load_agent
+from big2.players import HeuristicAgent, load_agent
 from big2.players.search import AgentRollouts, SearchAgent, sample_deal
 from big2.rules import CHARLESWORTH, STANDARD, Rules
 from envs.rollouts import CompiledRollouts
-from tests.test_search import advance
+from training.twins import sample_views
 
 VARIANT = replace(CHARLESWORTH, name="variant", five_card_quads=True, flush_order="suit",
                   opening="free", pass_locks_out=True)  # fmt: skip
 PRESETS = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH, VARIANT], ids=lambda r: r.name)
 
 
-def views(rules: Rules, n: int, seed: int) -> list[tuple[View, tuple[HandRanking, ...]]]:
-    """(view, legal moves) of the acting seat, some moves into random or heuristic games."""
-    rng, out = random.Random(seed), []
-    while len(out) < n:
-        game = Game(rules, seed=rng.randrange(1 << 30))
-        agent = RandomAgent(rng.randrange(1000)) if len(out) % 2 else HeuristicAgent()
-        game = advance(game, agent, rng.randrange(0, 45))
-        out.append((game.view(game.turn), game.legal_moves()))
-    return out
-
-
 @PRESETS
 def test_compiled_rollouts_count_the_python_wins(rules: Rules):
     python, compiled, rng = AgentRollouts(HeuristicAgent()), CompiledRollouts(), random.Random(1)
     games = 0
-    for view, legal in views(rules, 40, seed=2):
+    for view, legal in sample_views(rules, 40, seed=2):
         moves = legal[:6]
         deals = [sample_deal(view, rng) for _ in range(6)]
         want = python.wins(view, deals, moves)
@@ -52,7 +39,7 @@ def test_compiled_rollouts_count_the_python_wins(rules: Rules):
 
 
 def test_search_with_either_rollouts_chooses_the_same_moves():
-    for seed, (view, legal) in enumerate(views(STANDARD, 12, seed=3)):
+    for seed, (view, legal) in enumerate(sample_views(STANDARD, 12, seed=3)):
         options = {"determinizations": 8, "candidates": 4, "seed": seed}
         slow = SearchAgent(rollouts=AgentRollouts(HeuristicAgent()), **options)
         fast = SearchAgent(rollouts=CompiledRollouts(), **options)

@@ -13,10 +13,11 @@ from big2.cards import DECK
 from big2.evaluation.arena import evaluate
 from big2.game import Game
 from big2.hand_ranking import HandRanking
-from big2.players import Agent, RandomAgent, play
+from big2.players import RandomAgent, play
 from big2.players.heuristic import HeuristicAgent
 from big2.players.search import SearchAgent, determinize
 from big2.rules import CHARLESWORTH, STANDARD
+from training.twins import advance
 
 LOCKS = replace(STANDARD, name="locks", pass_locks_out=True)
 
@@ -25,18 +26,6 @@ def midgame(seed: int, rules=STANDARD) -> Game:
     """A game some random number of random moves in (never over)."""
     rng = random.Random(seed)
     return advance(Game(rules, seed=seed), RandomAgent(seed), rng.randrange(0, 40))
-
-
-def advance(game: Game, agent: Agent, moves: int) -> Game:
-    """``game`` after up to ``moves`` moves by ``agent``, stopping before one that ends it."""
-    for _ in range(moves):
-        move = agent.act(game.view(game.turn), game.legal_moves())
-        trial = game.copy()
-        trial.play(move)
-        if trial.is_over:
-            break
-        game = trial
-    return game
 
 
 @pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH, LOCKS], ids=lambda r: r.name)
