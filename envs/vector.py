@@ -10,7 +10,7 @@
 
 ``Big2VectorEnv(num_envs, observer="simple", actions="catalog", rules="standard",
 opponents=None, reward="score", seed=None, critic_observer=None, legal_features=None,
-critic_outlook=False)``.
+critic_outlook=False, autoreset_mode="SameStep")``.
 The games run in a compiled engine (:mod:`envs.engine`) that the tests check move by
 move against :mod:`big2.game`.
 
