@@ -45,8 +45,8 @@ from big2.evaluation import duplicate_board
 from big2.rules import STANDARD, Rules
 from envs import codecs
 from envs.decisions import DecisionMaker, LegalFeatures
-from envs.engine import Games, Tables
-from envs.opponents import MAX_MOVES, Opponents
+from envs.engine import MAX_MOVES, Games, Tables
+from envs.opponents import Opponents
 from observers.base import Observer
 
 if TYPE_CHECKING:

@@ -25,16 +25,13 @@ from big2.players import Agent, load_agent
 from envs.batch_observers import view_of
 from envs.compiled_heuristic import CompiledHeuristic
 from envs.decisions import DecisionMaker, Legal
-from envs.engine import Games
+from envs.engine import MAX_MOVES, Games
 
 if TYPE_CHECKING:
     from envs.vector import BatchPolicy
 
 # opponents that need no View: random and greedy on the legal rows, heuristic compiled
 COMPILED = ("random", "greedy", "heuristic")
-# the most moves a game can have: at most 52 plays (each lays down a card or more), and
-# at most 3 passes after each before its trick ends
-MAX_MOVES = 52 * 4
 
 
 class Opponents:

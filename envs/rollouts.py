@@ -6,6 +6,9 @@ each candidate move goes on to win; the Python rollouts replay the game and play
 move by move, :class:`CompiledRollouts` does the same in the compiled engine
 (:mod:`envs.kernels.search`) with the compiled heuristic, which plays the Python one's
 moves. Agent specs with search (``search``, ``trained+search``) use it.
+:class:`PolicyRollouts` lets a batch policy (a network) play the searching seat and the
+compiled heuristic the others: ``AgentRollouts(HeuristicAgent(), own=agent)``'s counts,
+all the deals and candidates of a decision at once.
 
 >>> from big2.game import Game
 >>> from big2.players.search import sample_deal
@@ -22,16 +25,24 @@ moves. Agent specs with search (``search``, ``trained+search``) use it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from big2.game import View
 from big2.hand_ranking import HandRanking
 from big2.rules import Rules
+from envs import codecs
 from envs.compiled_heuristic import heuristic_arrays
+from envs.decisions import DecisionMaker, LegalFeatures
 from envs.engine import Games, Tables
 from envs.kernels import search
 from envs.kernels.turns import PASS
+from envs.opponents import Opponents
+from observers.base import Observer
+
+if TYPE_CHECKING:
+    from envs.vector import BatchPolicy
 
 
 class CompiledRollouts:
@@ -59,6 +70,56 @@ class CompiledRollouts:
 
     def __repr__(self) -> str:
         return "CompiledRollouts()"
+
+
+class PolicyRollouts:
+    """Rollouts in which the searching seat plays a batch policy and the compiled heuristic
+    every other seat: what ``AgentRollouts(HeuristicAgent(), own=agent)`` computes with
+    the policy as ``agent``, for all the deals and candidate moves of a decision at once.
+
+    Every (deal, candidate) pair is a game of one :class:`~envs.engine.Games`, dealt, the
+    public history replayed, the candidate played; :class:`~envs.opponents.Opponents`
+    then plays them all to their end, asking ``policy`` once per round for every game
+    where the searching seat is to move (it sees what the vector env shows a seat:
+    ``observer``'s vector, codec ``actions``' legal actions, ``legal_features``' rows).
+    Deterministic when the policy is.
+    """
+
+    name = "policy"
+
+    def __init__(
+        self, policy: BatchPolicy, observer: Observer, actions: str = "catalog",
+        legal_features: LegalFeatures | None = None,
+    ) -> None:  # fmt: skip
+        self.policy, self.observer, self.legal_features = policy, observer, legal_features
+        self.codec = codecs.make(actions, observer.rules)
+
+    def wins(
+        self, view: View, deals: Sequence[tuple[int, ...]], moves: Sequence[HandRanking]
+    ) -> list[int]:
+        """How many of ``deals`` ``view.seat`` wins after each of ``moves``."""
+        if view.rules != self.observer.rules:
+            raise ValueError(f"the policy's observer was built for {self.observer.rules.name}, "
+                             f"not {view.rules.name}")  # fmt: skip
+        k, n = len(moves), len(deals) * len(moves)
+        games = Games(n, Tables.of(view.rules))
+        for slot in range(n):
+            games.deal(slot, deals[slot // k])
+        slots = np.arange(n)
+        for entry in view.history[int(games.n_moves[0]) :]:  # the rules' own moves are made
+            games.apply(slots, np.full(n, _index(entry.move), np.int64))
+        games.apply(slots, np.tile(np.array([_index(m) for m in moves], np.int64), len(deals)))
+        maker = DecisionMaker(games, self.observer, self.codec, None, self.legal_features)
+        seats = Opponents(maker, ["heuristic", self.policy], np.random.default_rng(0))
+        kinds = np.zeros((n, 4), np.int64)
+        kinds[:, view.seat] = 1
+        seats.seat(slots, kinds)
+        seats.advance()
+        won = (games.winner == view.seat).reshape(len(deals), k)
+        return [int(w) for w in won.sum(axis=0)]
+
+    def __repr__(self) -> str:
+        return f"PolicyRollouts({self.policy!r}, observer={self.observer.name!r})"
 
 
 def _index(move: HandRanking) -> int:

@@ -14,10 +14,15 @@ from dataclasses import replace
 
 import pytest
 
+import observers
 from big2.players import HeuristicAgent, load_agent
 from big2.players.search import AgentRollouts, SearchAgent, sample_deal
 from big2.rules import CHARLESWORTH, STANDARD, Rules
-from envs.rollouts import CompiledRollouts
+from envs.rollouts import CompiledRollouts, PolicyRollouts
+from training.config import Config
+from training.loop import learner_agent
+from training.nets import make_actor
+from training.rollout import GreedyPolicy
 from training.twins import sample_views
 
 VARIANT = replace(CHARLESWORTH, name="variant", five_card_quads=True, flush_order="suit",
@@ -50,3 +55,23 @@ def test_search_with_either_rollouts_chooses_the_same_moves():
 def test_agent_specs_search_with_the_compiled_rollouts():
     assert isinstance(load_agent("search:1").rollouts, CompiledRollouts)
     assert isinstance(load_agent("search").rollouts, CompiledRollouts)
+
+
+@pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
+def test_policy_rollouts_count_the_python_wins(rules: Rules):
+    # the searching seat plays a small untrained network, the others the heuristic
+    cfg = Config(observer="card_counting", rules=rules.name, hidden=(32, 16), action_head="mlp",
+                 action_context=True, plan_features=True, reply_features=True)  # fmt: skip
+    net = make_actor(cfg)
+    observer = observers.make(cfg.observer, rules)
+    fast = PolicyRollouts(GreedyPolicy(net), observer, cfg.actions, cfg.features())
+    slow = AgentRollouts(HeuristicAgent(), own=learner_agent(cfg, net))
+    rng, games = random.Random(4), 0
+    for view, legal in sample_views(rules, 12, seed=5):
+        moves, deals = legal[:4], [sample_deal(view, rng) for _ in range(4)]
+        assert fast.wins(view, deals, moves) == slow.wins(view, deals, moves), (view, moves)
+        games += len(moves) * len(deals)
+    assert games > 12 * 4
+    with pytest.raises(ValueError, match="built for"):
+        other = CHARLESWORTH if rules is STANDARD else STANDARD
+        fast.wins(sample_views(other, 1, seed=1)[0][0], [], [])

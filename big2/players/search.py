@@ -116,7 +116,8 @@ class Rollouts(Protocol):
 
 
 class AgentRollouts:
-    """Rollouts with ``agent`` in all four seats, one game at a time (the reference).
+    """Rollouts with ``agent`` in all four seats, or ``own`` in the searching seat and
+    ``agent`` in the others, one game at a time (the reference).
 
     >>> game = Game(seed=3)
     >>> game.play(game.legal_moves()[0])
@@ -127,23 +128,27 @@ class AgentRollouts:
     (2, True)
     """
 
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
+    def __init__(self, agent: Agent, own: Agent | None = None) -> None:
+        self.agent, self.own = agent, own
 
     def wins(
         self, view: View, deals: Sequence[tuple[int, ...]], moves: Sequence[HandRanking]
     ) -> list[int]:
         out = [0] * len(moves)
+        seats = [self.agent] * N_SEATS
+        if self.own is not None:
+            seats[view.seat] = self.own
         for deal in deals:
             sampled = replay(view, deal)
             for i, move in enumerate(moves):
                 game = sampled.copy()
                 game.play(move)
-                out[i] += play(game, self.agent).winner == view.seat
+                out[i] += play(game, seats).winner == view.seat
         return out
 
     def __repr__(self) -> str:
-        return f"AgentRollouts({self.agent!r})"
+        own = "" if self.own is None else f", own={self.own!r}"
+        return f"AgentRollouts({self.agent!r}{own})"
 
 
 class SearchAgent:
