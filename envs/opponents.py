@@ -60,7 +60,7 @@ class Opponents:
         self.member = np.full((n, 4), -1, np.int64)  # in a pool; -1: plays random
         self.learner = np.zeros(n, np.int64)
         self.streams: np.ndarray | None = None  # per-game uniforms for random players (seat)
-        self.drawn = np.zeros(n, np.int64)  # how many of its stream each game has used
+        self.drawn = np.full(n, -1, np.int64)  # of its stream, used; -1: the shared generator
 
     def start(self, slots: np.ndarray, learners: np.ndarray) -> None:
         """Seat the learner (``learners[i]`` in game ``slots[i]``) and draw three opponents
@@ -85,21 +85,20 @@ class Opponents:
         if kinds.shape != (len(slots), 4) or not ((kinds >= 0) & (kinds < len(self.mix))).all():
             raise ValueError(f"kinds must be ({len(slots)}, 4) indices into the mix of "
                              f"{len(self.mix)}, got {kinds.tolist()}")  # fmt: skip
+        if streams is not None and streams.shape != (len(slots), MAX_MOVES):
+            raise ValueError(f"streams must be ({len(slots)}, {MAX_MOVES}) uniforms, "
+                             f"got shape {streams.shape}")  # fmt: skip
+        for slot, draws in zip(slots.tolist(), kinds, strict=True):
+            self._seat(slot, -1, draws)
         if streams is not None:
-            if streams.shape != (len(slots), MAX_MOVES):
-                raise ValueError(f"streams must be ({len(slots)}, {MAX_MOVES}) uniforms, "
-                                 f"got shape {streams.shape}")  # fmt: skip
             if self.streams is None:
                 self.streams = np.zeros((len(self.games.turn), MAX_MOVES))
             self.streams[slots], self.drawn[slots] = streams, 0
-        for slot, draws in zip(slots.tolist(), kinds, strict=True):
-            self._seat(slot, -1, draws)
 
     def _seat(self, slot: int, learner: int, draws: np.ndarray) -> None:
         """Seat the learner and the opponents ``draws`` (index in mix; -1: the learner) in
         ``slot``: pool members are drawn, and agents that reseed are reseeded."""
-        self.learner[slot] = learner
-        self.kind[slot] = draws
+        self.learner[slot], self.kind[slot], self.drawn[slot] = learner, draws, -1
         for s in range(4):  # pools: draw a member (an empty pool plays as random)
             entry = self.mix[draws[s]] if draws[s] >= 0 else None
             if isinstance(entry, list):
@@ -153,12 +152,18 @@ class Opponents:
     def _random_positions(self, slots: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """A uniform legal position for each of ``slots``: from each game's own stream when
         it has one (:meth:`seat`), else from the shared generator."""
-        if self.streams is None:
+        own = self.drawn[slots] >= 0
+        if not own.any():
             drawn: np.ndarray = self.rng.integers(counts)
             return drawn
-        uniforms = self.streams[slots, self.drawn[slots]]
-        self.drawn[slots] += 1
-        positions: np.ndarray = np.minimum((uniforms * counts).astype(np.int64), counts - 1)
+        assert self.streams is not None
+        positions = np.empty(len(slots), np.int64)
+        mine = slots[own]
+        uniforms = self.streams[mine, self.drawn[mine]]
+        self.drawn[mine] += 1
+        positions[own] = np.minimum((uniforms * counts[own]).astype(np.int64), counts[own] - 1)
+        if not own.all():
+            positions[~own] = self.rng.integers(counts[~own])
         return positions
 
     def _batch(self, policy: BatchPolicy, slots: np.ndarray, legal: Legal) -> np.ndarray:
