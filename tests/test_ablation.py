@@ -26,6 +26,7 @@ from training.ablation.stats import (
     DISTINGUISHABLE,
     NOT,
     detectable,
+    late_slope,
     paired,
     per_setting,
 )
@@ -119,6 +120,18 @@ def test_the_detectable_difference_pools_the_per_seed_differences():
     assert (hi - lo) / 2 == pytest.approx(power.threshold)
     assert paired(cells, "a", "ref").verdict == DISTINGUISHABLE
     assert paired(cells, "b", "ref").verdict != DISTINGUISHABLE
+
+
+def test_the_late_slope_reads_the_second_half_of_the_budget_only():
+    def curve(points: list[tuple[int, float]]) -> list[dict[str, object]]:
+        return [{"env_step": s, "opponent": "h", "win_share": w} for s, w in points]
+
+    rising_early = curve([(500_000, 0.1), (1_000_000, 0.2), (2_000_000, 0.2)])
+    assert late_slope(rising_early, "h", 2_000_000) == 0.0
+    assert late_slope(rising_early, "greedy", 2_000_000) is None  # no such evaluations
+    assert late_slope(curve([(500_000, 0.1), (2_000_000, 0.4)]), "h", 2_000_000) is None
+    falling = curve([(1_000_000, 0.30), (1_500_000, 0.28), (2_000_000, 0.26)])
+    assert late_slope(falling, "h", 2_000_000) == pytest.approx(-0.04)
 
 
 def test_more_seeds_detect_smaller_differences_and_one_seed_detects_nothing():
@@ -267,11 +280,14 @@ def test_a_tiny_study_writes_every_output(tiny_study):
             assert not math.isnan(float(r[f"{opponent}_mean_score"]))
     summary = (tiny_study / "summary.md").read_text()
     assert "python -m training.ablation --observers simple planes" in summary
+    assert f"the cells ran on {result['machine']}; this report was built on" in summary
     assert "## Paired differences against simple" in summary
     assert "| planes | random | win share |" in summary
     assert "Of these 4 differences:" in summary  # 1 setting x 2 opponents x 2 metrics
     power = summary.split("## Power")[1]  # one row per opponent, from the two seeds
     assert "| random | " in power and "| greedy | " in power and "| 2 |" in power
+    trends = summary.split("## Have the curves flattened?")[1]  # a slope per setting and opponent
+    assert "| simple | " in trends and "| planes | " in trends and trends.count(" [") == 4
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import platform
 import sys
 import time
 import traceback
@@ -82,8 +83,19 @@ def run_spec(spec: dict[str, Any]) -> dict[str, Any]:
         "wall_seconds": earlier["seconds"] + time.monotonic() - start,
         "resumed_from": earlier["resumed_from"], "curve": state.history,
         "report_seed": spec["report_seed"], "report_deals": spec["report_deals"],
-        "report": report,
+        "report": report, "machine": machine(),
     }  # fmt: skip
+
+
+def machine() -> str:
+    """This machine as data: cores, CPU model, Python (a cell's result records it)."""
+    model = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return f"{os.cpu_count()} cores, {model}, Python {platform.python_version()}"
 
 
 def resumable(cfg: Config) -> dict[str, Any] | None:

@@ -9,13 +9,12 @@ the same results give the same files.
 from __future__ import annotations
 
 import csv
-import os
-import platform
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from big2.evaluation.stats import mean
+from training.ablation.cell import machine
 from training.ablation.plots import plot_curves, plot_final, settings_with_results
 from training.ablation.runner import Outcome
 from training.ablation.stats import (
@@ -27,6 +26,7 @@ from training.ablation.stats import (
     cell_values,
     deal_values,
     detectable,
+    late_slope,
     over_seeds,
     paired,
     per_cell,
@@ -100,6 +100,7 @@ def summary(study: Study, outcomes: Sequence[Outcome], lost: Sequence[str] = ())
         lines += _ranked(study, finished, settings)
         lines += _differences(study, finished, settings)
         lines += _power(study, finished, settings)
+        lines += _trends(study, finished, settings)
     failed = [o for o in outcomes if o.result is None]
     if failed:
         lines += ["## Failed cells", "", "Re-running the same command retries them.", ""]
@@ -127,7 +128,7 @@ def _setup(study: Study, finished: Sequence[Outcome]) -> list[str]:
         f"{study.report_deals} duplicate deals of seed {study.report_seed}, against three "
         f"copies of each of {', '.join(study.eval_opponents)}; nothing was chosen on them.",
         f"- Settings marked *{CHEATING}* train an actor that sees every hand.",
-        f"- Machine: {_machine()}; {study.threads} torch thread(s) per cell; the "
+        f"- Machine: {_machines(finished)}; {study.threads} torch thread(s) per cell; the "
         f"{len(finished)} finished cells took {hours:.2f} hours of cell time in total.",
         "",
     ]  # fmt: skip
@@ -146,16 +147,16 @@ def _trained(study: Study, finished: Sequence[Outcome]) -> str:
             f"collection past it)")  # fmt: skip
 
 
-def _machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores, {model}, Python {platform.python_version()}"
+def _machines(finished: Sequence[Outcome]) -> str:
+    """Where the cells ran (each result names its machine) and where this report is built."""
+    recorded = [o.done["machine"] for o in finished if "machine" in o.done]
+    here = f"this report was built on {machine()}"
+    if not recorded:
+        return f"the cells did not record theirs; {here}"
+    ran = "; ".join(sorted(set(recorded)))
+    if len(recorded) < len(finished):
+        ran += f" ({len(recorded)} of {len(finished)} cells recorded it)"
+    return f"the cells ran on {ran}; {here}"
 
 
 def _overall(
@@ -269,4 +270,27 @@ def _power(study: Study, finished: Sequence[Outcome], settings: list[Setting]) -
                 differ.append(f"{s.label} ({d.mean:+.3f})")
         lines.append(f"| {opponent} | {power.threshold:.3f} | {power.sd:.3f} | {power.seeds} | "
                      f"{'; '.join(differ) or 'none'} |")  # fmt: skip
+    return [*lines, ""]
+
+
+def _trends(study: Study, finished: Sequence[Outcome], settings: list[Setting]) -> list[str]:
+    """Whether the validation curves have flattened: each setting's late slope
+    (stats.late_slope) against each opponent, mean over seeds with its t interval."""
+    lines = ["## Have the curves flattened?", "",
+             "The change in validation win share per million learner decisions over the second "
+             "half of the budget: a least-squares line through each cell's evaluations from "
+             f"{study.steps // 2:,} decisions on, averaged over seeds, with the 95% t interval "
+             "across seeds (n/a from one seed, or fewer than two evaluations in that half). An "
+             "interval that holds zero: no rise or fall the seeds agree on.", "",
+             "| setting | " + " | ".join(f"vs {o}" for o in study.eval_opponents) + " |",
+             "|---" * (1 + len(study.eval_opponents)) + "|"]  # fmt: skip
+    for s in settings:
+        row = [s.label]
+        for opponent in study.eval_opponents:
+            slopes = [late_slope(o.done["curve"], opponent, study.steps) for o in finished
+                      if o.cell.setting.name == s.name]  # fmt: skip
+            known = [x for x in slopes if x is not None]
+            row.append(f"{mean(known):+.3f} {text(over_seeds(known), '{:+.3f}')}"
+                       if known else "n/a")  # fmt: skip
+        lines.append("| " + " | ".join(row) + " |")
     return [*lines, ""]

@@ -17,6 +17,10 @@ score: total / 4), against three copies of one opponent.
 An interval needs two values or more: from one seed (or one deal) it is ``None``
 (printed "n/a"), so a single seed can never make a difference distinguishable.
 
+- **Late trend**: whether the curves have flattened: each cell's least-squares slope of
+  validation win share over the evaluations of the second half of its budget
+  (:func:`late_slope`, per million decisions), its mean over seeds with a t interval.
+
 - **Power**: the smallest difference the study could detect, paired over seeds at 95%
   (:func:`detectable`): the half-width of a paired interval over ``n`` seeds, from the
   per-seed differences of every setting against the reference, their variances pooled.
@@ -151,6 +155,25 @@ def _pairs(
 
 def _by_seed(mine: Sequence[Sequence[float]], theirs: Sequence[Sequence[float]]) -> list[float]:
     return [mean(m) - mean(t) for m, t in zip(mine, theirs, strict=True)]
+
+
+def late_slope(curve: Sequence[Mapping[str, Any]], opponent: str, budget: int) -> float | None:
+    """A cell's late trend: the least-squares slope of its validation win share against
+    ``opponent`` over the evaluations from half the ``budget`` on, in win share per
+    million learner decisions; None with fewer than two such evaluations.
+
+    >>> shares = [(500_000, 0.20), (1_000_000, 0.25), (1_500_000, 0.26), (2_000_000, 0.27)]
+    >>> curve = [{"env_step": s, "opponent": "h", "win_share": w} for s, w in shares]
+    >>> round(late_slope(curve, "h", 2_000_000), 6)  # 0.25, 0.26, 0.27 at 1M, 1.5M, 2M
+    0.02
+    """
+    points = [(e["env_step"] / 1e6, e["win_share"]) for e in curve
+              if e["opponent"] == opponent and e["env_step"] >= budget / 2]  # fmt: skip
+    if len(points) < 2:
+        return None
+    mx, my = mean([x for x, _ in points]), mean([y for _, y in points])
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else None
 
 
 @dataclass(frozen=True)
