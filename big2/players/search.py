@@ -234,15 +234,16 @@ class SearchAgent:
         and each move's win rate on the deals it was tried on.
 
         The same choice as scoring every move on every deal, but after each round of
-        ``ROUND`` deals a move is dropped once it could not catch the leader even by
+        ``ROUND`` deals (or the rollouts' own ``round``, for rollouts whose calls cost more
+        than their games) a move is dropped once it could not catch the leader even by
         winning all the remaining deals.
         """
-        n = self.deals(view)
+        n, size = self.deals(view), getattr(self.rollouts, "round", ROUND)
         bonus = [n * self.prior_weight * lp for lp in log_probs]  # the prior, in deals won
         wins, tried = [0] * len(moves), [0] * len(moves)
         alive, done = list(range(len(moves))), 0
         while done < n and len(alive) > 1:
-            deals = self.sample(view, min(ROUND, n - done))
+            deals = self.sample(view, min(size, n - done))
             won = self.rollouts.wins(view, deals, [moves[i] for i in alive])
             for i, w in zip(alive, won, strict=True):
                 wins[i] += w
