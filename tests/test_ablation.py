@@ -339,6 +339,28 @@ def test_a_resumed_cell_counts_each_earlier_attempt_once(tmp_path):
 
 
 @pytest.mark.slow
+def test_a_study_reuses_the_cells_another_trained_alike(tiny_study, tmp_path, capsys):
+    # critic_observer=oracle is the default: those cells are tiny_study's simple cells
+    args = [*study_args(tmp_path / "s", "--grid", "critic_observer=oracle,"), "--observers",
+            "simple", "--reuse", str(tiny_study)]  # fmt: skip
+    main(args)
+    assert "reused 2 finished cells" in capsys.readouterr().out
+    for seed in (0, 1):
+        mine = json.loads((tmp_path / "s" / "cells" / "simple__critic_observer=oracle" /
+                           f"seed{seed}" / "result.json").read_text())  # fmt: skip
+        theirs = json.loads((tiny_study / "cells" / "simple" / f"seed{seed}" / "result.json")
+                            .read_text())  # fmt: skip
+        assert mine["report"] == theirs["report"] and mine["curve"] == theirs["curve"]
+        assert mine["reused_from"].endswith(f"simple/seed{seed}")
+        assert mine["setting"] == "simple critic_observer=oracle"
+        trained = json.loads((tmp_path / "s" / "cells" / "simple__critic_observer=" /
+                              f"seed{seed}" / "result.json").read_text())  # fmt: skip
+        assert "reused_from" not in trained
+    with pytest.raises(SystemExit, match=r"no study\.json there"):
+        main([*args[:-1], str(tmp_path)])
+
+
+@pytest.mark.slow
 def test_a_moved_study_resumes_and_a_retrained_cell_is_refused(tiny_study, tmp_path):
     moved = tmp_path / "elsewhere"
     moved.symlink_to(tiny_study)  # the same study under another path

@@ -19,6 +19,8 @@ or the same as a TOML file (``--study study.toml``; flags given beside it overri
 space-separated values: ``--set "hidden=512 256"``); ``--grid`` varies one beside the
 observer (comma-separated values; an empty value is the empty string). Re-running the
 same command skips finished cells and rebuilds the report; other settings are refused.
+``--reuse DIR`` takes the finished cells of another study that train exactly as cells
+of this one (:mod:`training.ablation.reuse`).
 """
 
 from __future__ import annotations
@@ -33,11 +35,13 @@ from typing import Any
 
 from big2.evaluation import backends
 from training.ablation.report import write_report
+from training.ablation.reuse import reuse_cells
 from training.ablation.runner import prepare, run_cells
 from training.ablation.study import Study
 from training.lock import locked
 
-RUN_OPTIONS = ("run_dir", "workers", "backend", "ray_address")  # how it runs, not what it is
+# how it runs, not what it is
+RUN_OPTIONS = ("run_dir", "workers", "backend", "ray_address", "reuse")
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,7 @@ class RunOptions:
     backend: str = "local"
     ray_address: str = ""
     progress: bool = True
+    reuse: tuple[Path, ...] = ()  # studies whose finished cells this one may take
 
 
 def parse(argv: list[str]) -> tuple[Study, RunOptions]:
@@ -70,6 +75,9 @@ def parse(argv: list[str]) -> tuple[Study, RunOptions]:
     parser.add_argument("--report-seed", dest="report_seed", type=int)
     parser.add_argument("--threads", type=int, help="torch threads per cell (default 1)")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--reuse", action="append", metavar="DIR",
+                        help="take the finished cells of the study in DIR that train as "
+                             "cells of this one (training.ablation.reuse)")  # fmt: skip
     backends.add_arguments(parser, default=None)
     args = vars(parser.parse_args(argv))
     data: dict[str, Any] = {}
@@ -89,6 +97,8 @@ def parse(argv: list[str]) -> tuple[Study, RunOptions]:
     command = "python -m training.ablation " + shlex.join(argv)
     study = Study.from_dict(data, command=command)
     run["run_dir"] = Path(run["run_dir"])
+    reuse = run.pop("reuse", ())
+    run["reuse"] = tuple(Path(d) for d in ([reuse] if isinstance(reuse, str) else reuse))
     return study, RunOptions(**run, progress=not args["no_progress"])
 
 
@@ -122,6 +132,9 @@ def main(argv: list[str] | None = None) -> None:
     try:
         with backend, locked(run.run_dir, "study"):  # one runner per study directory
             cells = prepare(study, run.run_dir)
+            if run.reuse:
+                reused = reuse_cells(cells, study, run.reuse)
+                print(f"reused {len(reused)} finished cells of {', '.join(map(str, run.reuse))}")
             outcomes = run_cells(cells, study, run.workers, run.progress, backend)
             paths = write_report(study, outcomes, run.run_dir, getattr(backend, "lost", ()))
     except ValueError as e:  # StudyMismatch, Locked

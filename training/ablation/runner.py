@@ -88,9 +88,9 @@ def prepare(study: Study, root: Path) -> list[Cell]:
     cells = study.cells(root)
     for cell in cells:
         done = _finished(cell)
-        if done is not None and _trained_as(done["config"]) != _trained_as(cell.config):
-            mine = _trained_as(cell.config).to_dict()
-            theirs = _trained_as(done["config"]).to_dict()
+        if done is not None and trained_as(done["config"]) != trained_as(cell.config):
+            mine = trained_as(cell.config).to_dict()
+            theirs = trained_as(done["config"]).to_dict()
             keys = sorted(k for k in mine if theirs[k] != mine[k])
             raise StudyMismatch(
                 f"finished cell {cell.name} in {root} was trained with other options "
@@ -101,7 +101,7 @@ def prepare(study: Study, root: Path) -> list[Cell]:
     return cells
 
 
-def _trained_as(config: Config | dict[str, Any]) -> Config:
+def trained_as(config: Config | dict[str, Any]) -> Config:
     """What a cell's results depend on: its config, wherever its run directory is (the
     study may have moved), with options added since it ran read as their defaults."""
     cfg = config if isinstance(config, Config) else Config.from_dict(config)
@@ -116,7 +116,12 @@ def _finished(cell: Cell) -> dict[str, Any] | None:
     """The cell's result, if it finished. A result.json that is unreadable or not a
     cell's result (edited by hand, say) does not count: the cell runs again, and a
     warning names the file."""
-    path = cell.directory / RESULT
+    return read_result(cell.directory / RESULT)
+
+
+def read_result(path: Path) -> dict[str, Any] | None:
+    """The cell result at ``path``; None if there is none, or (with a warning) if the file
+    is not a cell's result."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -233,17 +238,22 @@ def _prepare_cell(cell: Cell, study: Study) -> dict[str, Any]:
     raises :class:`training.lock.Locked` if it does not.
     """
     cell.directory.mkdir(parents=True, exist_ok=True)
-    with _cell_lock(cell):
+    with cell_lock(cell):
         for entry in cell.directory.iterdir():
             if entry.name not in (LOCK_FILE, LOG, ATTEMPT, "run"):
                 shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-    spec = {"setting": cell.setting.label, "config": cell.config.to_dict(),
-            "report_deals": study.report_deals, "report_seed": study.report_seed}  # fmt: skip
+    spec = cell_spec(cell, study)
     write_json(cell.directory / SPEC, spec)
     return spec
 
 
-def _cell_lock(cell: Cell) -> DirectoryLock:
+def cell_spec(cell: Cell, study: Study) -> dict[str, Any]:
+    """What ``cell.json`` holds: the setting, its training config and the report deals."""
+    return {"setting": cell.setting.label, "config": cell.config.to_dict(),
+            "report_deals": study.report_deals, "report_seed": study.report_seed}  # fmt: skip
+
+
+def cell_lock(cell: Cell) -> DirectoryLock:
     """The cell's lock, taken: waits while a dying process of an earlier run holds it."""
     lock, deadline = DirectoryLock(cell.directory, "cell"), time.monotonic() + CELL_WAIT
     while True:
