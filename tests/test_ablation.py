@@ -356,6 +356,8 @@ def test_a_study_reuses_the_cells_another_trained_alike(tiny_study, tmp_path, ca
         trained = json.loads((tmp_path / "s" / "cells" / "simple__critic_observer=" /
                               f"seed{seed}" / "result.json").read_text())  # fmt: skip
         assert "reused_from" not in trained
+    summary = (tmp_path / "s" / "summary.md").read_text()
+    assert "the 4 finished cells (2 of them trained by another study and reused) took" in summary
     with pytest.raises(SystemExit, match=r"no study\.json there"):
         main([*args[:-1], str(tmp_path)])
 

@@ -129,7 +129,8 @@ def _setup(study: Study, finished: Sequence[Outcome]) -> list[str]:
         f"copies of each of {', '.join(study.eval_opponents)}; nothing was chosen on them.",
         f"- Settings marked *{CHEATING}* train an actor that sees every hand.",
         f"- Machine: {_machines(finished)}; {study.threads} torch thread(s) per cell; the "
-        f"{len(finished)} finished cells took {hours:.2f} hours of cell time in total.",
+        f"{len(finished)} finished cells{_reused(finished)} took {hours:.2f} hours of cell "
+        f"time in total.",
         "",
     ]  # fmt: skip
 
@@ -145,6 +146,12 @@ def _trained(study: Study, finished: Sequence[Outcome]) -> str:
         return trained
     return (f"{trained} (budget {study.steps:,}; training stops after the first whole "
             f"collection past it)")  # fmt: skip
+
+
+def _reused(finished: Sequence[Outcome]) -> str:
+    """How many finished cells came from another study (``--reuse``), if any."""
+    reused = sum("reused_from" in o.done for o in finished)
+    return f" ({reused} of them trained by another study and reused)" if reused else ""
 
 
 def _machines(finished: Sequence[Outcome]) -> str:
