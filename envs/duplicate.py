@@ -69,9 +69,7 @@ def deal_results(
     """
     if n_deals < 1:
         raise ValueError(f"n_deals must be at least 1, got {n_deals}")
-    seen = observers.make(observer, rules) if isinstance(observer, str) else observer
-    if seen.rules != rules:
-        raise ValueError(f"observer was built for {seen.rules.name}, not {rules.name}")
+    seen = observers.for_rules(observer, rules)
     codec = codecs.make(actions, rules)
     out: list[tuple[int, int]] = []
     for first in range(0, n_deals, BATCH_DEALS):

@@ -178,10 +178,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.closed = False
 
     def _observer(self, observer: Observer | str) -> Observer:
-        made = observers.make(observer, self.rules) if isinstance(observer, str) else observer
-        if made.rules != self.rules:
-            raise ValueError(f"observer was built for {made.rules.name}, not {self.rules.name}")
-        return made
+        return observers.for_rules(observer, self.rules)
 
     def _declare_spaces(self) -> None:
         self.single_action_space = gym.spaces.Discrete(self.codec.n)

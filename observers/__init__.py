@@ -42,6 +42,7 @@ __all__ = [
     "Piece",
     "Pieces",
     "card_rows",
+    "for_rules",
     "make",
     "register",
 ]
@@ -66,6 +67,19 @@ for _cls in (
     OracleObserver,
 ):
     register(_cls)
+
+
+def for_rules(observer: Observer | str, rules: Rules) -> Observer:
+    """``observer`` (a registered name, or an instance) built for ``rules``; an instance
+    built for other rules raises ``ValueError``.
+
+    >>> for_rules("simple", STANDARD).rules == STANDARD
+    True
+    """
+    made = make(observer, rules) if isinstance(observer, str) else observer
+    if made.rules != rules:
+        raise ValueError(f"observer was built for {made.rules.name}, not {rules.name}")
+    return made
 
 
 def make(name: str, rules: Rules | str = STANDARD, **params: Any) -> Observer:
