@@ -35,9 +35,6 @@ if TYPE_CHECKING:
 
 RESULT, ERROR, SPEC, LOG = "result.json", "error.json", "cell.json", "log.txt"
 ATTEMPT = "attempt.json"  # what the earlier attempts of a resumed cell kept: seconds, steps
-# how a cell's run ran, not what it trained: a cell resumes a run that differs only here
-ANY_RUN: dict[str, Any] = {"run_dir": "", "max_minutes": 0.0, "threads": 1, "device": "cpu",
-                           "backend": "local", "ray_address": ""}  # fmt: skip
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -107,14 +104,16 @@ def resumable(cfg: Config) -> dict[str, Any] | None:
     True
     """
     from training import checkpoint
-    from training.config import Config
+    from training.config import RESUME_CHANGES, Config
 
     try:
         data = checkpoint.load(Path(cfg.run_dir) / "latest.pt")
         saved = Config.from_dict(data["config"])
     except (checkpoint.CheckpointError, TypeError, ValueError):
         return None
-    same = replace(saved, **ANY_RUN) == replace(cfg, **ANY_RUN)
+    # what a resumed run may change, and where it runs; not its budget, which a cell fixes
+    how = {"run_dir", *RESUME_CHANGES} - {"steps"}
+    same = replace(saved, **{k: getattr(cfg, k) for k in how}) == cfg
     return data if same and not data.get("exported") else None
 
 
