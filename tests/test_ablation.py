@@ -363,6 +363,19 @@ def test_a_study_reuses_the_cells_another_trained_alike(tiny_study, tmp_path, ca
 
 
 @pytest.mark.slow
+def test_a_study_is_read_against_another_baseline_without_training(tiny_study, tmp_path, capsys):
+    # docs/ablation.md pairs the observer study with `simple` this way
+    main([*study_args(tmp_path / "v", "--baseline", "planes"), "--reuse", str(tiny_study)])
+    assert "reused 4 finished cells" in capsys.readouterr().out
+    assert not list((tmp_path / "v").glob("cells/*/seed*/run"))  # nothing trained
+    summary = (tmp_path / "v" / "summary.md").read_text()
+    assert "## Paired differences against planes" in summary
+    assert "| simple | random | win share |" in summary
+    mine, theirs = rows(tmp_path / "v"), rows(tiny_study)
+    assert [r["random_win_share"] for r in mine] == [r["random_win_share"] for r in theirs]
+
+
+@pytest.mark.slow
 def test_a_moved_study_resumes_and_a_retrained_cell_is_refused(tiny_study, tmp_path):
     moved = tmp_path / "elsewhere"
     moved.symlink_to(tiny_study)  # the same study under another path
