@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from big2.evaluation.stats import normal_ci, t_ci
+from big2.evaluation.stats import normal_ci, t95, t_ci
 from training import checkpoint
 from training.ablation.cell import _attempt
 from training.ablation.cli import main, parse
 from training.ablation.report import OUTPUTS, summary
+from training.ablation.reuse import reuse_cells
 from training.ablation.runner import prepare, run_cells
 from training.ablation.stats import (
     DEALS_ONLY,
@@ -145,6 +146,27 @@ def test_more_seeds_detect_smaller_differences_and_one_seed_detects_nothing():
         detectable(cells(1), "ref")
     with pytest.raises(ValueError, match="no setting has two seeds"):
         detectable({("ref", 0): [0.2], ("ref", 1): [0.3]}, "ref")  # nothing to compare
+
+
+def test_cells_reported_on_other_deals_are_an_error_not_left_out_of_the_power():
+    cells = {("ref", 0): [0.2, 0.3], ("ref", 1): [0.3, 0.2],
+             ("a", 0): [0.3, 0.3], ("a", 1): [0.2, 0.4],
+             ("b", 0): [0.3, 0.3], ("b", 1): [0.2, 0.4, 0.1]}  # fmt: skip
+    message = "same report deals in every cell: 'b' seed 0 has 2, 'b' seed 1 has 3"
+    with pytest.raises(ValueError, match=message):
+        detectable(cells, "ref")
+    with pytest.raises(ValueError, match=message):
+        paired(cells, "b", "ref")
+    del cells["b", 1]
+    cells["c", 5] = [0.9, 0.9]  # no seed in common with the reference: left out, counted
+    power = detectable(cells, "ref")
+    assert (power.seeds, power.comparisons) == (2, 1)
+
+
+def test_a_t_quantile_needs_a_degree_of_freedom():
+    assert t95(1) == pytest.approx(12.706205) and t95(31) == pytest.approx(1.959964)
+    with pytest.raises(ValueError, match="at least 1 degree of freedom, got 0"):
+        t95(0)
 
 
 # ------------------------------------------------------------------ studies and settings
@@ -285,7 +307,7 @@ def test_a_tiny_study_writes_every_output(tiny_study):
     assert "| planes | random | win share |" in summary
     assert "Of these 4 differences:" in summary  # 1 setting x 2 opponents x 2 metrics
     power = summary.split("## Power")[1]  # one row per opponent, from the two seeds
-    assert "| random | " in power and "| greedy | " in power and "| 2 |" in power
+    assert "| random | " in power and "| greedy | " in power and "| 2 | 1 of 1 |" in power
     trends = summary.split("## Have the curves flattened?")[1]  # a slope per setting and opponent
     assert "| simple | " in trends and "| planes | " in trends and trends.count(" [") == 4
 
@@ -344,7 +366,7 @@ def test_a_study_reuses_the_cells_another_trained_alike(tiny_study, tmp_path, ca
     args = [*study_args(tmp_path / "s", "--grid", "critic_observer=oracle,"), "--observers",
             "simple", "--reuse", str(tiny_study)]  # fmt: skip
     main(args)
-    assert "reused 2 finished cells" in capsys.readouterr().out
+    assert "reused 2 finished cells of" in capsys.readouterr().out
     for seed in (0, 1):
         mine = json.loads((tmp_path / "s" / "cells" / "simple__critic_observer=oracle" /
                            f"seed{seed}" / "result.json").read_text())  # fmt: skip
@@ -360,6 +382,23 @@ def test_a_study_reuses_the_cells_another_trained_alike(tiny_study, tmp_path, ca
     assert "the 4 finished cells (2 of them trained by another study and reused) took" in summary
     with pytest.raises(SystemExit, match=r"no study\.json there"):
         main([*args[:-1], str(tmp_path)])
+    main(args)  # again: nothing left to copy or to train
+    assert "reused 0 finished cells of" in capsys.readouterr().out
+
+
+def test_reuse_says_when_no_cell_trains_alike_and_skips_what_is_not_a_result(tmp_path, capsys):
+    source, _ = parse(study_args(tmp_path / "a"))
+    cells = prepare(source, tmp_path / "a")
+    for cell, text in zip(cells, ["{not json", '{"seed": 0}'], strict=False):
+        cell.directory.mkdir(parents=True)
+        (cell.directory / "result.json").write_text(text)
+    other, _ = parse(study_args(tmp_path / "b", "--report-deals", "3"))
+    reused = reuse_cells(prepare(other, tmp_path / "b"), other, [tmp_path / "a"])
+    assert reused.copied == [] and reused.matching == 0
+    assert reused.describe("a").startswith("reused no cell of a: none of its finished cells")
+    warnings = capsys.readouterr().err
+    assert warnings.count("is not a cell result") == 2 and "; it is not reused" in warnings
+    assert not list((tmp_path / "b").glob("cells/*/*/result.json"))
 
 
 @pytest.mark.slow

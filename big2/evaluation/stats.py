@@ -25,7 +25,13 @@ T95 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.
 
 def t95(df: int) -> float:
     """The two-sided 95% Student t quantile for ``df`` degrees of freedom (the normal's
-    beyond 30)."""
+    beyond 30).
+
+    >>> t95(2)
+    4.302653
+    """
+    if df < 1:
+        raise ValueError(f"a t quantile needs at least 1 degree of freedom, got {df}")
     return T95[df - 1] if df <= len(T95) else Z95
 
 

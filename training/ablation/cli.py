@@ -58,6 +58,22 @@ class RunOptions:
 
 def parse(argv: list[str]) -> tuple[Study, RunOptions]:
     """The study, and how to run it."""
+    parser = _parser()
+    args = vars(parser.parse_args(argv))
+    data = _merged(args)
+    run = {k: data.pop(k) for k in RUN_OPTIONS if data.get(k) is not None}
+    if not run.get("run_dir"):
+        parser.error("a study needs --run-dir (or run_dir in the study file)")
+    command = "python -m training.ablation " + shlex.join(argv)
+    study = Study.from_dict(data, command=command)
+    run["run_dir"] = Path(run["run_dir"])
+    reuse = run.pop("reuse", ())
+    run["reuse"] = tuple(Path(d) for d in ([reuse] if isinstance(reuse, str) else reuse))
+    return study, RunOptions(**run, progress=not args["no_progress"])
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The command line's flags (a study file's keys, spelled as flags)."""
     parser = argparse.ArgumentParser(
         prog="python -m training.ablation",
         description=__doc__,
@@ -79,7 +95,12 @@ def parse(argv: list[str]) -> tuple[Study, RunOptions]:
                         help="take the finished cells of the study in DIR that train as "
                              "cells of this one (training.ablation.reuse)")  # fmt: skip
     backends.add_arguments(parser, default=None)
-    args = vars(parser.parse_args(argv))
+    return parser
+
+
+def _merged(args: dict[str, Any]) -> dict[str, Any]:
+    """The study file's keys (if ``--study``) with the flags given beside it on top:
+    ``--set`` and ``--grid`` add to or replace the file's single options."""
     data: dict[str, Any] = {}
     if args["study"] is not None:
         data = _read_toml(args["study"])
@@ -91,18 +112,11 @@ def parse(argv: list[str]) -> tuple[Study, RunOptions]:
         grid = {k: v.split(",") for k, v in _assignments(given.pop("grid"), "--grid").items()}
         data["grid"] = {**data.get("grid", {}), **grid}
     data.update(given)
-    run = {k: data.pop(k) for k in RUN_OPTIONS if data.get(k) is not None}
-    if not run.get("run_dir"):
-        parser.error("a study needs --run-dir (or run_dir in the study file)")
-    command = "python -m training.ablation " + shlex.join(argv)
-    study = Study.from_dict(data, command=command)
-    run["run_dir"] = Path(run["run_dir"])
-    reuse = run.pop("reuse", ())
-    run["reuse"] = tuple(Path(d) for d in ([reuse] if isinstance(reuse, str) else reuse))
-    return study, RunOptions(**run, progress=not args["no_progress"])
+    return data
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """A study file's table; ``ValueError`` naming the file if it cannot be read."""
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
@@ -111,6 +125,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _assignments(items: list[str], flag: str) -> dict[str, str]:
+    """``KEY=VALUE`` items of ``flag`` as a table (dashes in keys read as underscores).
+
+    >>> _assignments(["eval-deals=200", "hidden=512 256"], "--set")
+    {'eval_deals': '200', 'hidden': '512 256'}
+    """
     out = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -121,6 +140,7 @@ def _assignments(items: list[str], flag: str) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Run a study from the command line: train its unfinished cells, write its report."""
     args = sys.argv[1:] if argv is None else argv
     try:
         study, run = parse(args)
@@ -134,7 +154,7 @@ def main(argv: list[str] | None = None) -> None:
             cells = prepare(study, run.run_dir)
             if run.reuse:
                 reused = reuse_cells(cells, study, run.reuse)
-                print(f"reused {len(reused)} finished cells of {', '.join(map(str, run.reuse))}")
+                print(reused.describe(", ".join(map(str, run.reuse))))
             outcomes = run_cells(cells, study, run.workers, run.progress, backend)
             paths = write_report(study, outcomes, run.run_dir, getattr(backend, "lost", ()))
     except ValueError as e:  # StudyMismatch, Locked

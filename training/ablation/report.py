@@ -22,7 +22,9 @@ from training.ablation.stats import (
     DISTINGUISHABLE,
     METRICS,
     NOT,
-    Interval,
+    Difference,
+    Estimate,
+    Unpaired,
     cell_values,
     deal_values,
     detectable,
@@ -98,8 +100,7 @@ def summary(study: Study, outcomes: Sequence[Outcome], lost: Sequence[str] = ())
     settings = settings_with_results(study, finished)
     if settings:
         lines += _ranked(study, finished, settings)
-        lines += _differences(study, finished, settings)
-        lines += _power(study, finished, settings)
+        lines += _compared(study, finished, settings)
         lines += _trends(study, finished, settings)
     failed = [o for o in outcomes if o.result is None]
     if failed:
@@ -111,6 +112,19 @@ def summary(study: Study, outcomes: Sequence[Outcome], lost: Sequence[str] = ())
         lines += [f"- {message}" for message in lost]
         lines.append("")
     return "\n".join(lines)
+
+
+def _compared(study: Study, finished: Sequence[Outcome], settings: list[Setting]) -> list[str]:
+    """The paired differences against the reference and the study's power, if there are
+    other settings to compare and the reference finished."""
+    others = [s for s in settings if s.name != study.reference.name]
+    if not others:
+        return []
+    if study.reference not in settings:
+        return [f"## Paired differences against {study.reference.label}", "",
+                "No cell of the reference setting finished, so there are none.", ""]  # fmt: skip
+    pairings = _pairings(study, finished, others)
+    return _differences(study, pairings, others) + _power(study, finished, pairings, others)
 
 
 def _setup(study: Study, finished: Sequence[Outcome]) -> list[str]:
@@ -166,9 +180,7 @@ def _machines(finished: Sequence[Outcome]) -> str:
     return f"the cells ran on {ran}; {here}"
 
 
-def _overall(
-    study: Study, finished: Sequence[Outcome], setting: str, metric: str
-) -> tuple[float, Interval]:
+def _overall(study: Study, finished: Sequence[Outcome], setting: str, metric: str) -> Estimate:
     """The setting's metric averaged over opponents per seed, then over seeds (t)."""
     per_seed: dict[int, list[float]] = {}
     for opponent in study.eval_opponents:
@@ -176,10 +188,11 @@ def _overall(
             if name == setting:
                 per_seed.setdefault(seed, []).append(mean(v))
     means = [mean(v) for v in per_seed.values()]
-    return mean(means), over_seeds(means)
+    return Estimate(mean(means), over_seeds(means))
 
 
 def _ranked(study: Study, finished: Sequence[Outcome], settings: list[Setting]) -> list[str]:
+    """The results table: each setting's mean score and win shares, ranked by score."""
     opponents = study.eval_opponents
     head = "| rank | setting | seeds | mean score (all opponents) | " + " | ".join(
         f"win share vs {o}" for o in opponents
@@ -190,28 +203,40 @@ def _ranked(study: Study, finished: Sequence[Outcome], settings: list[Setting]) 
              head + " |", "|---" * (4 + len(opponents)) + "|"]  # fmt: skip
     rows = []
     for s in settings:
-        score, score_ci = _overall(study, finished, s.name, "mean_score")
+        score = _overall(study, finished, s.name, "mean_score")
         seeds = sum(1 for o in finished if o.cell.setting.name == s.name)
         shares = []
         for opponent in opponents:
             e = per_setting(cell_values(finished, opponent, "win_share"), s.name)
             shares.append(f"{e.mean:.3f} {text(e.ci, '{:.3f}')}")
-        cells = [s.label, str(seeds), f"{score:+.2f} {text(score_ci)}", *shares]
-        rows.append((score, " | ".join(cells)))
+        cells = [s.label, str(seeds), f"{score.mean:+.2f} {text(score.ci)}", *shares]
+        rows.append((score.mean, " | ".join(cells)))
     for rank, (_, row) in enumerate(sorted(rows, key=lambda r: -r[0]), 1):
         lines.append(f"| {rank} | {row} |")
     return [*lines, ""]
 
 
-def _differences(study: Study, finished: Sequence[Outcome], settings: list[Setting]) -> list[str]:
-    ref = study.reference
-    head = [f"## Paired differences against {ref.label}", ""]
-    if ref not in settings:
-        return [*head, "No cell of the reference setting finished, so there are none.", ""]
-    others = [s for s in settings if s.name != ref.name]
-    if not others:
-        return []
-    lines = [*head,
+# (setting name, opponent, metric) -> the paired difference, or why there is none
+Pairings = dict[tuple[str, str, str], Difference | str]
+
+
+def _pairings(study: Study, finished: Sequence[Outcome], others: list[Setting]) -> Pairings:
+    """Every other setting's paired difference from the reference, per opponent and metric."""
+    found: Pairings = {}
+    for opponent in study.eval_opponents:
+        for metric in METRICS:
+            cells = cell_values(finished, opponent, metric)
+            for s in others:
+                try:
+                    found[s.name, opponent, metric] = paired(cells, s.name, study.reference.name)
+                except Unpaired as e:
+                    found[s.name, opponent, metric] = str(e)
+    return found
+
+
+def _differences(study: Study, pairings: Pairings, others: list[Setting]) -> list[str]:
+    """The table of paired differences against the reference, and a tally of verdicts."""
+    lines = [f"## Paired differences against {study.reference.label}", "",
              "On the same report deals; seed i of each setting paired with seed i of the "
              "reference. 95% intervals over deals (these trained agents) and over seeds "
              "(another training seed).", "",
@@ -221,36 +246,37 @@ def _differences(study: Study, finished: Sequence[Outcome], settings: list[Setti
     for s in others:
         for opponent in study.eval_opponents:
             for metric in METRICS:
-                name = f"{s.name} vs {opponent} ({metric.replace('_', ' ')})"
-                try:
-                    d = paired(cell_values(finished, opponent, metric), s.name, ref.name)
-                except ValueError as e:  # no seed finished on both sides
-                    lines.append(f"| {s.label} | {opponent} | {metric.replace('_', ' ')} | "
-                                 f"n/a | n/a | n/a | {e} |")  # fmt: skip
+                d, words = pairings[s.name, opponent, metric], metric.replace("_", " ")
+                if isinstance(d, str):  # no seed finished on both sides
+                    lines.append(f"| {s.label} | {opponent} | {words} | n/a | n/a | n/a | {d} |")
                     continue
                 form = "{:+.3f}" if metric == "win_share" else "{:+.2f}"
-                lines.append(f"| {s.label} | {opponent} | {metric.replace('_', ' ')} | "
-                             f"{form.format(d.mean)} | {text(d.over_deals, form)} | "
-                             f"{text(d.over_seeds, form)} | {d.verdict} |")  # fmt: skip
-                verdicts.setdefault(d.verdict, []).append(name)
+                lines.append(f"| {s.label} | {opponent} | {words} | {form.format(d.mean)} | "
+                             f"{text(d.over_deals, form)} | {text(d.over_seeds, form)} | "
+                             f"{d.verdict} |")  # fmt: skip
+                verdicts.setdefault(d.verdict, []).append(f"{s.name} vs {opponent} ({words})")
+    return lines + _tally(verdicts)
+
+
+def _tally(verdicts: dict[str, list[str]]) -> list[str]:
+    """How many differences got each verdict, and how many chance alone would flag."""
     count = sum(len(v) for v in verdicts.values())
-    lines += ["", f"Of these {count} differences:", ""]
+    lines = ["", f"Of these {count} differences:", ""]
     for verdict in (DISTINGUISHABLE, DEALS_ONLY, NOT):
         found = verdicts.get(verdict, [])
         lines.append(f"- **{verdict}** from zero ({len(found)}): "
                      f"{'; '.join(found) if found else 'none'}.")  # fmt: skip
-    lines += ["", f"Each interval is a 95% interval on its own: among {count} differences "
-              f"that were all truly zero, about {count / 20:.1f} would still exclude zero by "
-              f"chance. Read single verdicts with that in mind.", ""]  # fmt: skip
-    return lines
+    return [*lines, "", f"Each interval is a 95% interval on its own: among {count} "
+            f"differences that were all truly zero, about {count / 20:.1f} would still "
+            f"exclude zero by chance. Read single verdicts with that in mind.", ""]  # fmt: skip
 
 
-def _power(study: Study, finished: Sequence[Outcome], settings: list[Setting]) -> list[str]:
+def _power(
+    study: Study, finished: Sequence[Outcome], pairings: Pairings, others: list[Setting]
+) -> list[str]:
     """The smallest win-share difference the study could detect against each opponent,
     and the settings that differ from the reference by more (stats.detectable)."""
     ref = study.reference
-    if ref not in settings or len(settings) < 2:
-        return []
     lines = ["## Power", "",
              f"The smallest difference in win share from {ref.label} that a paired interval "
              "over seeds would call distinguishable at 95%, from the spread of every "
@@ -258,25 +284,20 @@ def _power(study: Study, finished: Sequence[Outcome], settings: list[Setting]) -
              "called distinguishable a little over half the time; one 1.5 times as large, "
              "about 85% of the time.", "",
              "| opponent | detectable difference | pooled sd of per-seed differences "
-             "| seeds | settings distinguishable from the reference |",
-             "|---|---|---|---|---|"]  # fmt: skip
+             "| seeds | settings pooled | settings distinguishable from the reference |",
+             "|---|---|---|---|---|---|"]  # fmt: skip
     for opponent in study.eval_opponents:
-        cells = cell_values(finished, opponent, "win_share")
         try:
-            power = detectable(cells, ref.name)
+            power = detectable(cell_values(finished, opponent, "win_share"), ref.name)
         except ValueError as e:
-            lines.append(f"| {opponent} | n/a | n/a | n/a | {e} |")
+            lines.append(f"| {opponent} | n/a | n/a | n/a | n/a | {e} |")
             continue
-        differ = []
-        for s in settings:
-            try:
-                d = paired(cells, s.name, ref.name)
-            except ValueError:  # the reference itself, or no seed finished on both sides
-                continue
-            if s.name != ref.name and d.verdict == DISTINGUISHABLE:
-                differ.append(f"{s.label} ({d.mean:+.3f})")
-        lines.append(f"| {opponent} | {power.threshold:.3f} | {power.sd:.3f} | {power.seeds} | "
-                     f"{'; '.join(differ) or 'none'} |")  # fmt: skip
+        differ = [f"{s.label} ({d.mean:+.3f})" for s in others
+                  if isinstance(d := pairings[s.name, opponent, "win_share"], Difference)
+                  and d.verdict == DISTINGUISHABLE]  # fmt: skip
+        pooled = f"{power.comparisons} of {len(others)}"
+        lines.append(f"| {opponent} | {power.threshold:.3f} | {power.sd:.3f} | {power.seeds} "
+                     f"| {pooled} | {'; '.join(differ) or 'none'} |")  # fmt: skip
     return [*lines, ""]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,36 +31,60 @@ from training.ablation.study import Cell, Study
 from training.config import Config
 
 
-def reuse_cells(cells: Sequence[Cell], study: Study, sources: Sequence[Path]) -> list[Cell]:
+@dataclass(frozen=True)
+class Reused:
+    """What :func:`reuse_cells` did: the cells given a result, and how many cells of the
+    study some source cell trains as (copied now or on an earlier run)."""
+
+    copied: list[Cell]
+    matching: int
+
+    def describe(self, sources: str) -> str:
+        """One line for the study's log.
+
+        >>> Reused([], 3).describe("studies/a")
+        'reused 0 finished cells of studies/a (3 more had been reused before)'
+        """
+        if not self.matching:
+            return (f"reused no cell of {sources}: none of its finished cells trains as a "
+                    f"cell of this study (the same config and seed) on the same report "
+                    f"deals")  # fmt: skip
+        before = self.matching - len(self.copied)
+        return (f"reused {len(self.copied)} finished cells of {sources}"
+                + (f" ({before} more had been reused before)" if before else ""))  # fmt: skip
+
+
+def reuse_cells(cells: Sequence[Cell], study: Study, sources: Sequence[Path]) -> Reused:
     """Give every unfinished cell of ``cells`` the result of a finished cell of a study in
-    ``sources`` that trained as it does and reported on the same deals; the cells given one.
+    ``sources`` that trained as it does and reported on the same deals.
 
     Raises :class:`~training.ablation.runner.StudyMismatch` (and copies nothing) when a
     source is not a study's run directory.
     """
-    found: dict[str, Path] = {}
+    found: dict[str, tuple[Path, dict[str, Any]]] = {}
     for source in sources:
         if not (source / STUDY_FILE).is_file():
             raise StudyMismatch(f"--reuse {source}: no {STUDY_FILE} there; expected the run "
                                 f"directory of a study")  # fmt: skip
         for path in sorted(source.glob(f"cells/*/*/{RESULT}")):
-            data = read_result(path)
+            data = read_result(path, then="it is not reused")
             if data is not None:
                 key = _key(data["config"], data["report_seed"], data["report_deals"])
-                found.setdefault(key, path)
+                found.setdefault(key, (path, data))
+    matches = [(cell, found.get(_key(cell.config, study.report_seed, study.report_deals)))
+               for cell in cells]  # fmt: skip
     copied = []
-    for cell in cells:
-        origin = found.get(_key(cell.config, study.report_seed, study.report_deals))
-        if origin is None or read_result(cell.directory / RESULT) is not None:
+    for cell, match in matches:
+        if match is None or read_result(cell.directory / RESULT) is not None:
             continue
+        origin, result = match
         cell.directory.mkdir(parents=True, exist_ok=True)
         with cell_lock(cell):
-            result = json.loads(origin.read_text(encoding="utf-8"))
             write_json(cell.directory / SPEC, cell_spec(cell, study))
             write_json(cell.directory / RESULT, {**result, "setting": cell.setting.label,
                                                  "reused_from": str(origin.parent)})  # fmt: skip
         copied.append(cell)
-    return copied
+    return Reused(copied, sum(match is not None for _, match in matches))
 
 
 def _key(config: Config | dict[str, Any], report_seed: int, report_deals: int) -> str:

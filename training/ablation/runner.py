@@ -119,25 +119,25 @@ def _finished(cell: Cell) -> dict[str, Any] | None:
     return read_result(cell.directory / RESULT)
 
 
-def read_result(path: Path) -> dict[str, Any] | None:
-    """The cell result at ``path``; None if there is none, or (with a warning) if the file
-    is not a cell's result."""
+def read_result(path: Path, then: str = "the cell runs again") -> dict[str, Any] | None:
+    """The cell result at ``path``; None if there is none, or (with a warning that ends
+    with ``then``, what happens instead) if the file is not a cell's result."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as e:
-        return _not_a_result(path, f"unreadable: {e}")
+        return _not_a_result(path, f"unreadable: {e}", then)
     if not isinstance(data, dict) or not all(k in data for k in RESULT_KEYS):
-        return _not_a_result(path, f"expected the keys {', '.join(RESULT_KEYS)}")
+        return _not_a_result(path, f"expected the keys {', '.join(RESULT_KEYS)}", then)
     if not isinstance(data["report"], dict) or not isinstance(data["config"], dict):
-        return _not_a_result(path, "its report or config is not a table")
+        return _not_a_result(path, "its report or config is not a table", then)
     return data
 
 
-def _not_a_result(path: Path, why: str) -> dict[str, Any] | None:
+def _not_a_result(path: Path, why: str, then: str) -> dict[str, Any] | None:
     """None (not finished), after saying why ``path`` is not a result."""
-    print(f"ablation: {path} is not a cell result ({why}); the cell runs again", file=sys.stderr)
+    print(f"ablation: {path} is not a cell result ({why}); {then}", file=sys.stderr)
     return None
 
 
@@ -276,6 +276,7 @@ def _start(cell: Cell, study: Study) -> tuple[subprocess.Popen[bytes], IO[bytes]
 
 
 def _outcome(cell: Cell, code: int) -> Outcome:
+    """What a cell's process left, given its exit ``code``: its result, or its error."""
     result = _finished(cell)
     if code == 0 and result is not None:
         return Outcome(cell, result)
@@ -289,6 +290,7 @@ def _outcome(cell: Cell, code: int) -> Outcome:
 
 
 def _show(bar: Any, running: dict[Path, Any]) -> None:
+    """Name the running cells beside the progress bar."""
     names = "; ".join(cell.name for cell, _, _ in running.values())
     if names != getattr(bar, "running", None):  # redraw only when the running set changes
         bar.running = names
@@ -296,6 +298,7 @@ def _show(bar: Any, running: dict[Path, Any]) -> None:
 
 
 def _line(outcome: Outcome) -> str:
+    """One line for the log as a cell ends: its time and win shares, or its error."""
     if outcome.result is None:
         return f"FAILED {outcome.cell.name}: {outcome.error}"
     r = outcome.result

@@ -55,6 +55,10 @@ CellValues = Mapping[tuple[str, int], Sequence[float]]
 Interval = tuple[float, float] | None  # None: fewer than two values, no spread to measure
 
 
+class Unpaired(ValueError):
+    """Two settings have no seed that both finished: there is nothing to pair."""
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A mean with its 95% interval."""
@@ -73,6 +77,7 @@ class Difference:
 
     @property
     def verdict(self) -> str:
+        """:data:`DISTINGUISHABLE`, :data:`DEALS_ONLY` or :data:`NOT` (module docstring)."""
         if _excludes_zero(self.over_seeds):
             return DISTINGUISHABLE
         return DEALS_ONLY if _excludes_zero(self.over_deals) else NOT
@@ -131,7 +136,8 @@ def per_setting(cells: CellValues, setting: str) -> Estimate:
 def paired(cells: CellValues, setting: str, reference: str) -> Difference:
     """``setting`` minus ``reference`` on the same deals (seeds paired by index).
 
-    Seeds that only one of the two settings finished are left out.
+    Seeds that only one of the two settings finished are left out; :class:`Unpaired`
+    when none is left, ``ValueError`` when two cells were reported on different deals.
     """
     mine, theirs = _pairs(cells, setting, reference)
     n_deals = len(mine[0])
@@ -145,15 +151,20 @@ def _pairs(
     """The per-deal values of the seeds both settings finished: (setting's, reference's)."""
     seeds = sorted(s for (n, s) in cells if n == setting and (reference, s) in cells)
     if not seeds:
-        raise ValueError(f"no seed finished for both {setting!r} and {reference!r}")
-    mine = [cells[setting, s] for s in seeds]
-    theirs = [cells[reference, s] for s in seeds]
-    if any(len(v) != len(mine[0]) for v in mine + theirs):
-        raise ValueError("paired differences need the same deals in every cell")
-    return mine, theirs
+        raise Unpaired(f"no seed finished for both {setting!r} and {reference!r}")
+    deals = len(cells[setting, seeds[0]])
+    for name, seed in [(n, s) for s in seeds for n in (setting, reference)]:
+        if len(cells[name, seed]) != deals:
+            raise ValueError(
+                f"paired differences need the same report deals in every cell: {setting!r} "
+                f"seed {seeds[0]} has {deals}, {name!r} seed {seed} has "
+                f"{len(cells[name, seed])}"
+            )
+    return [cells[setting, s] for s in seeds], [cells[reference, s] for s in seeds]
 
 
 def _by_seed(mine: Sequence[Sequence[float]], theirs: Sequence[Sequence[float]]) -> list[float]:
+    """Each paired seed's difference of cell means (setting minus reference)."""
     return [mean(m) - mean(t) for m, t in zip(mine, theirs, strict=True)]
 
 
@@ -192,7 +203,9 @@ def detectable(cells: CellValues, reference: str) -> Power:
     setting's per-seed differences (each weighted by its n - 1) and ``n`` the fewest
     seeds a comparison had.
 
-    Raises ``ValueError`` when no comparison has two seeds (no spread to measure).
+    Settings with no seed in common with ``reference`` are left out (``comparisons``
+    counts the pooled ones); ``ValueError`` when no comparison has two seeds (no spread to
+    measure) or two cells were reported on different deals.
 
     >>> cells = {("ref", 0): [0.2], ("ref", 1): [0.3], ("x", 0): [0.3], ("x", 1): [0.2]}
     >>> round(detectable(cells, "ref").threshold, 3)  # differences +0.1, -0.1: sd 0.141
@@ -202,7 +215,7 @@ def detectable(cells: CellValues, reference: str) -> Power:
     for setting in sorted({n for n, _ in cells} - {reference}):
         try:
             diffs = _by_seed(*_pairs(cells, setting, reference))
-        except ValueError:
+        except Unpaired:
             continue
         if len(diffs) < 2:
             continue
