@@ -21,7 +21,7 @@ from training.ablation.cell import _attempt
 from training.ablation.cli import main, parse
 from training.ablation.report import OUTPUTS, summary
 from training.ablation.reuse import reuse_cells
-from training.ablation.runner import prepare, run_cells
+from training.ablation.runner import Outcome, prepare, run_cells
 from training.ablation.stats import (
     DEALS_ONLY,
     DISTINGUISHABLE,
@@ -161,6 +161,32 @@ def test_cells_reported_on_other_deals_are_an_error_not_left_out_of_the_power():
     cells["c", 5] = [0.9, 0.9]  # no seed in common with the reference: left out, counted
     power = detectable(cells, "ref")
     assert (power.seeds, power.comparisons) == (2, 1)
+
+
+def test_a_crossed_study_reads_each_axis_averaged_over_the_others():
+    study = Study(observers=("history", "history body=gru"), seeds=2,
+                  grid=(("critic_observer", ("oracle", "")),))  # fmt: skip
+    # wins (of 4 seatings) on two deals, seeds 0 and 1: the GRU wins one more a deal
+    # than the MLP, averaged over the critics; the critic changes nothing on average
+    wins = {"history critic_observer=oracle": ([1, 1], [1, 1]),
+            "history critic_observer=": ([1, 1], [2, 0]),
+            "history body=gru critic_observer=oracle": ([2, 2], [3, 1]),
+            "history body=gru critic_observer=": ([2, 2], [2, 2])}  # fmt: skip
+    outcomes = []
+    for cell in study.cells(Path("root")):
+        report = {o: {"wins": wins[cell.setting.name][cell.seed], "scores": [0, 0]}
+                  for o in study.eval_opponents}  # fmt: skip
+        outcomes.append(Outcome(cell, {"report": report, "steps": 100, "wall_seconds": 1.0,
+                                       "curve": []}))  # fmt: skip
+    text = summary(study, outcomes).split("## Each axis, averaged over the others")[1]
+    assert ("| observer | history body=gru | history | random | +0.250 | [+0.250, +0.250] | "
+            "[+0.250, +0.250] | distinguishable |") in text  # fmt: skip
+    assert ("| critic_observer | critic_observer= | critic_observer=oracle | heuristic | "
+            "+0.000 |") in text and text.count("not distinguishable") == 3  # fmt: skip
+    one_axis = Study(observers=("history",), seeds=2, grid=study.grid)
+    kept = [o for o in outcomes if o.cell.setting.observer == "history"
+            and "body" not in o.cell.setting.name]  # fmt: skip
+    assert "## Each axis" not in summary(one_axis, kept)
 
 
 def test_a_t_quantile_needs_a_degree_of_freedom():

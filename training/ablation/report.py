@@ -33,6 +33,7 @@ from training.ablation.stats import (
     paired,
     per_cell,
     per_setting,
+    pooled,
     text,
 )
 from training.ablation.study import CHEATING, Setting, Study, as_text
@@ -124,7 +125,8 @@ def _compared(study: Study, finished: Sequence[Outcome], settings: list[Setting]
         return [f"## Paired differences against {study.reference.label}", "",
                 "No cell of the reference setting finished, so there are none.", ""]  # fmt: skip
     pairings = _pairings(study, finished, others)
-    return _differences(study, pairings, others) + _power(study, finished, pairings, others)
+    return [*_differences(study, pairings, others), *_power(study, finished, pairings, others),
+            *_axes(study, finished)]  # fmt: skip
 
 
 def _setup(study: Study, finished: Sequence[Outcome]) -> list[str]:
@@ -298,6 +300,38 @@ def _power(
         pooled = f"{power.comparisons} of {len(others)}"
         lines.append(f"| {opponent} | {power.threshold:.3f} | {power.sd:.3f} | {power.seeds} "
                      f"| {pooled} | {'; '.join(differ) or 'none'} |")  # fmt: skip
+    return [*lines, ""]
+
+
+def _axes(study: Study, finished: Sequence[Outcome]) -> list[str]:
+    """In a crossed study (two axes or more), each axis's effect on win share: each
+    level against the reference's level, averaged over the other axes' levels
+    (stats.pooled), paired over deals and over seeds."""
+    axes = study.axes()
+    if len(axes) < 2:
+        return []
+    lines = ["## Each axis, averaged over the others", "",
+             "Win share of each level of an axis minus the reference's level, both averaged "
+             "over every level of the other axes (seed by seed, over the seeds all of those "
+             "cells finished), with 95% intervals over deals and over seeds.", "",
+             "| axis | level | against | opponent | difference | 95% CI over deals "
+             "| 95% CI over seeds | verdict |", "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    by_opponent = {o: cell_values(finished, o, "win_share") for o in study.eval_opponents}
+    for axis in axes:
+        ref = axis.level_of(study.reference)
+        for level in [level for level, _ in axis.levels if level != ref]:
+            named = [x if axis.name == "observer" else f"{axis.name}={x}" for x in (level, ref)]
+            for opponent, cells in by_opponent.items():
+                pools = {x: pooled(cells, [m.name for m in members], x)
+                         for x, members in axis.levels if x in (level, ref)}  # fmt: skip
+                row = f"| {axis.name} | {named[0]} | {named[1]} | {opponent} |"
+                try:
+                    d = paired({**pools[level], **pools[ref]}, level, ref)
+                except Unpaired:
+                    lines.append(f"{row} n/a | n/a | n/a | no seed finished every cell of both |")
+                    continue
+                lines.append(f"{row} {d.mean:+.3f} | {text(d.over_deals, '{:+.3f}')} | "
+                             f"{text(d.over_seeds, '{:+.3f}')} | {d.verdict} |")  # fmt: skip
     return [*lines, ""]
 
 

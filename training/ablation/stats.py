@@ -168,6 +168,22 @@ def _by_seed(mine: Sequence[Sequence[float]], theirs: Sequence[Sequence[float]])
     return [mean(m) - mean(t) for m, t in zip(mine, theirs, strict=True)]
 
 
+def pooled(cells: CellValues, members: Sequence[str], name: str) -> CellValues:
+    """The settings ``members`` as one, ``name``: per seed that all of them finished,
+    the per-deal mean over them. Paired against another pool over the same levels of the
+    other axes, it gives an axis's effect averaged over those (a crossed study's main
+    effect).
+
+    >>> cells = {("a", 0): [1.0, 0.0], ("b", 0): [0.0, 0.0], ("a", 1): [1.0, 1.0]}
+    >>> pooled(cells, ["a", "b"], "a+b")  # seed 1: b did not finish
+    {('a+b', 0): [0.5, 0.0]}
+    """
+    seeds = sorted({s for n, s in cells if n == members[0]})
+    both = [s for s in seeds if all((m, s) in cells for m in members)]
+    return {(name, s): [mean(v) for v in zip(*(cells[m, s] for m in members), strict=True)]
+            for s in both}  # fmt: skip
+
+
 def late_slope(curve: Sequence[Mapping[str, Any]], opponent: str, budget: int) -> float | None:
     """A cell's late trend: the least-squares slope of its validation win share against
     ``opponent`` over the evaluations from half the ``budget`` on, in win share per

@@ -137,6 +137,19 @@ def as_text(value: Any) -> str:
 
 
 @dataclass(frozen=True)
+class Axis:
+    """One way a crossed study's settings vary: the observer entries or a grid option,
+    each level with its settings (one for every combination of the other axes)."""
+
+    name: str
+    levels: tuple[tuple[str, tuple[Setting, ...]], ...]
+
+    def level_of(self, setting: Setting) -> str:
+        """The level ``setting`` has on this axis."""
+        return next(level for level, members in self.levels if setting in members)
+
+
+@dataclass(frozen=True)
 class Cell:
     """One setting trained with one seed, in its own directory."""
 
@@ -238,6 +251,32 @@ class Study:
             name, own = parse_entry(entry)
             out += [Setting(name, own + tuple(zip(keys, values, strict=True))) for values in combos]
         return out
+
+    def axes(self) -> list[Axis]:
+        """The axes with two levels or more: the observer entries, then each grid option.
+
+        >>> study = Study(observers=("history", "history body=gru"),
+        ...               grid=(("critic_observer", ("oracle", "")),))
+        >>> [(a.name, [level for level, _ in a.levels]) for a in study.axes()]
+        [('observer', ['history', 'history body=gru']), ('critic_observer', ['oracle', ''])]
+        >>> [s.name for s in study.axes()[1].levels[1][1]]
+        ['history critic_observer=', 'history body=gru critic_observer=']
+        """
+        settings = self.settings()
+        per_entry = len(settings) // len(self.observers)
+        found = []
+        if len(self.observers) > 1:
+            entries = enumerate(self.observers)
+            found.append(Axis("observer", tuple(
+                (entry, tuple(settings[i * per_entry:(i + 1) * per_entry])) for i, entry in entries
+            )))  # fmt: skip
+        for key, values in self.grid:
+            if len(values) > 1:
+                found.append(Axis(key, tuple(
+                    (as_text(v), tuple(s for s in settings if dict(s.values)[key] == v))
+                    for v in values
+                )))  # fmt: skip
+        return found
 
     @property
     def reference(self) -> Setting:
