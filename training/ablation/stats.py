@@ -17,6 +17,9 @@ score: total / 4), against three copies of one opponent.
 An interval needs two values or more: from one seed (or one deal) it is ``None``
 (printed "n/a"), so a single seed can never make a difference distinguishable.
 
+- **Each axis** of a crossed study: the settings at one level of an axis pooled deal by
+  deal, seed by seed (:func:`pooled`), then paired against the reference's level.
+
 - **Late trend**: whether the curves have flattened: each cell's least-squares slope of
   validation win share over the evaluations of the second half of its budget
   (:func:`late_slope`, per million decisions), its mean over seeds with a t interval.
