@@ -22,6 +22,7 @@ from training.ablation.stats import (
     DISTINGUISHABLE,
     METRICS,
     NOT,
+    CellValues,
     Difference,
     Estimate,
     Unpaired,
@@ -124,9 +125,10 @@ def _compared(study: Study, finished: Sequence[Outcome], settings: list[Setting]
     if study.reference not in settings:
         return [f"## Paired differences against {study.reference.label}", "",
                 "No cell of the reference setting finished, so there are none.", ""]  # fmt: skip
-    pairings = _pairings(study, finished, others)
-    return [*_differences(study, pairings, others), *_power(study, finished, pairings, others),
-            *_axes(study, finished)]  # fmt: skip
+    values = {(o, m): cell_values(finished, o, m) for o in study.eval_opponents for m in METRICS}
+    pairings = _pairings(study, values, others)
+    return [*_differences(study, pairings, others), *_power(study, values, pairings, others),
+            *_axes(study, values)]  # fmt: skip
 
 
 def _setup(study: Study, finished: Sequence[Outcome]) -> list[str]:
@@ -218,21 +220,21 @@ def _ranked(study: Study, finished: Sequence[Outcome], settings: list[Setting]) 
     return [*lines, ""]
 
 
+# (opponent, metric) -> every finished cell's per-deal values (stats.cell_values)
+Values = dict[tuple[str, str], CellValues]
 # (setting name, opponent, metric) -> the paired difference, or why there is none
 Pairings = dict[tuple[str, str, str], Difference | str]
 
 
-def _pairings(study: Study, finished: Sequence[Outcome], others: list[Setting]) -> Pairings:
+def _pairings(study: Study, values: Values, others: list[Setting]) -> Pairings:
     """Every other setting's paired difference from the reference, per opponent and metric."""
     found: Pairings = {}
-    for opponent in study.eval_opponents:
-        for metric in METRICS:
-            cells = cell_values(finished, opponent, metric)
-            for s in others:
-                try:
-                    found[s.name, opponent, metric] = paired(cells, s.name, study.reference.name)
-                except Unpaired as e:
-                    found[s.name, opponent, metric] = str(e)
+    for (opponent, metric), cells in values.items():
+        for s in others:
+            try:
+                found[s.name, opponent, metric] = paired(cells, s.name, study.reference.name)
+            except Unpaired as e:
+                found[s.name, opponent, metric] = str(e)
     return found
 
 
@@ -273,9 +275,7 @@ def _tally(verdicts: dict[str, list[str]]) -> list[str]:
             f"exclude zero by chance. Read single verdicts with that in mind.", ""]  # fmt: skip
 
 
-def _power(
-    study: Study, finished: Sequence[Outcome], pairings: Pairings, others: list[Setting]
-) -> list[str]:
+def _power(study: Study, values: Values, pairings: Pairings, others: list[Setting]) -> list[str]:
     """The smallest win-share difference the study could detect against each opponent,
     and the settings that differ from the reference by more (stats.detectable)."""
     ref = study.reference
@@ -290,20 +290,20 @@ def _power(
              "|---|---|---|---|---|---|"]  # fmt: skip
     for opponent in study.eval_opponents:
         try:
-            power = detectable(cell_values(finished, opponent, "win_share"), ref.name)
+            power = detectable(values[opponent, "win_share"], ref.name)
         except ValueError as e:
             lines.append(f"| {opponent} | n/a | n/a | n/a | n/a | {e} |")
             continue
         differ = [f"{s.label} ({d.mean:+.3f})" for s in others
                   if isinstance(d := pairings[s.name, opponent, "win_share"], Difference)
                   and d.verdict == DISTINGUISHABLE]  # fmt: skip
-        pooled = f"{power.comparisons} of {len(others)}"
+        counted = f"{power.comparisons} of {len(others)}"
         lines.append(f"| {opponent} | {power.threshold:.3f} | {power.sd:.3f} | {power.seeds} "
-                     f"| {pooled} | {'; '.join(differ) or 'none'} |")  # fmt: skip
+                     f"| {counted} | {'; '.join(differ) or 'none'} |")  # fmt: skip
     return [*lines, ""]
 
 
-def _axes(study: Study, finished: Sequence[Outcome]) -> list[str]:
+def _axes(study: Study, values: Values) -> list[str]:
     """In a crossed study (two axes or more), each axis's effect on win share: each
     level against the reference's level, averaged over the other axes' levels
     (stats.pooled), paired over deals and over seeds."""
@@ -316,17 +316,17 @@ def _axes(study: Study, finished: Sequence[Outcome]) -> list[str]:
              "cells finished), with 95% intervals over deals and over seeds.", "",
              "| axis | level | against | opponent | difference | 95% CI over deals "
              "| 95% CI over seeds | verdict |", "|---|---|---|---|---|---|---|---|"]  # fmt: skip
-    by_opponent = {o: cell_values(finished, o, "win_share") for o in study.eval_opponents}
     for axis in axes:
         ref = axis.level_of(study.reference)
+        # opponent -> level -> the level's settings pooled into one (stats.pooled)
+        pools = {o: {x: pooled(values[o, "win_share"], [m.name for m in members], x)
+                     for x, members in axis.levels} for o in study.eval_opponents}  # fmt: skip
         for level in [level for level, _ in axis.levels if level != ref]:
             named = [x if axis.name == "observer" else f"{axis.name}={x}" for x in (level, ref)]
-            for opponent, cells in by_opponent.items():
-                pools = {x: pooled(cells, [m.name for m in members], x)
-                         for x, members in axis.levels if x in (level, ref)}  # fmt: skip
+            for opponent, pool in pools.items():
                 row = f"| {axis.name} | {named[0]} | {named[1]} | {opponent} |"
                 try:
-                    d = paired({**pools[level], **pools[ref]}, level, ref)
+                    d = paired({**pool[level], **pool[ref]}, level, ref)
                 except Unpaired:
                     lines.append(f"{row} n/a | n/a | n/a | no seed finished every cell of both |")
                     continue
