@@ -42,7 +42,8 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.evaluation
 	$(BIN)/python -m bench.distributed
 
-# the observer study trained the recipes' way (about 3 1/2 hours on 2 cores, docs/ablation.md);
+# the observer study trained the two-stage recipes' way (about 3 1/2 hours on 2 cores,
+# docs/ablation.md);
 # re-running skips finished cells and continues the others from their last checkpoints
 study: $(STAMP)
 	$(BIN)/python -m training.ablation --study studies/observers-recipe.toml

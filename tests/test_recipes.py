@@ -4,6 +4,7 @@ that loads and plays; a recipe cut by --max-minutes continues to the same weight
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -35,19 +36,31 @@ def test_each_recipe_trains_evaluates_and_exports_an_agent_that_plays(name, tmp_
     assert configs[0].init == "" and all(c.init.endswith("best.pt") for c in configs[1:])
 
 
+def two_epochs(recipe: recipes.Recipe) -> recipes.Recipe:
+    """``recipe`` with its last stage two PPO collections long, an epoch each: a cut
+    after the first epoch leaves the second to run."""
+    *done, last = recipe.stages
+    collect = recipe.shared["collect_steps"]
+    settings = {**last.settings, "steps": 2 * collect, "epoch_steps": collect}
+    return replace(recipe, stages=(*done, replace(last, settings=settings)))
+
+
 @pytest.mark.slow
 def test_a_recipe_cut_short_continues_to_the_same_weights(tmp_path):
-    recipe = RECIPES["trained"].scaled(TINY)
+    recipe = two_epochs(RECIPES["trained"].scaled(TINY))
     whole = run_recipe(recipe, tmp_path / "whole", export=tmp_path / "whole.pt")
     cut = run_recipe(recipe, tmp_path / "cut", max_minutes=1e-4, export=tmp_path / "cut.pt")
     assert whole is not None and cut is None and not (tmp_path / "cut.pt").exists()
-    first = recipes.stage_dir(tmp_path / "cut", recipe, 0) / "latest.pt"
-    stamp = first.stat().st_mtime_ns
+    latest = recipes.stage_dir(tmp_path / "cut", recipe, len(recipe.stages) - 1) / "latest.pt"
+    assert torch.load(latest, weights_only=True)["epoch"] == 1  # cut after its first epoch
     again = run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt")
-    assert again is not None and first.stat().st_mtime_ns == stamp  # stage 1 was not rerun
+    assert again is not None and torch.load(latest, weights_only=True)["epoch"] == 2
     a, b = (torch.load(tmp_path / f, weights_only=True)["state"] for f in ("whole.pt", "cut.pt"))
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
     assert again["results"] == whole["results"]
+    stamp = latest.stat().st_mtime_ns
+    assert run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt") is not None
+    assert latest.stat().st_mtime_ns == stamp  # a finished stage is not trained again
 
 
 def test_scaling_keeps_every_stage_at_least_the_minimum():
