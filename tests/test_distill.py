@@ -54,8 +54,10 @@ def test_every_label_is_the_search_move_among_the_legal_actions():
             chosen.append((move, view.hand, len(legal)))
         game.play(move)
     assert len(recorder.rows) == len(chosen) > 0  # forced moves are not labelled
+    assert policy.features is not None
+    width = policy.features.width  # the shipped agent's per-move features (plan and replies)
     for (obs, ids, plan, target), (move, hand, n_legal) in zip(recorder.rows, chosen, strict=True):
-        assert len(ids) == n_legal and plan is not None and plan.shape == (n_legal, 4)
+        assert len(ids) == n_legal and plan is not None and plan.shape == (n_legal, width)
         assert ids[target] == policy.codec.encode(move, hand)
         assert obs.shape == (policy.observer.size,)
 
