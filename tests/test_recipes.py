@@ -16,7 +16,7 @@ from big2.rules import get as get_rules
 from training import recipes
 from training.recipes import RECIPES, run_recipe
 
-TINY = 0.0005  # every stage at its minimum: 4,096 decisions, one epoch
+TINY = 0.0005  # every stage at its minimum: 4,096 decisions, one epoch (one collection)
 
 
 @pytest.mark.slow
