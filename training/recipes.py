@@ -42,7 +42,7 @@ AGENTS = Path(__file__).parent / "agents"
 VALIDATION_SEED = 12345  # the deals every stage's evaluations (and so every choice) used
 REPORT_SEED = 20261124  # the deals a recipe reports on: nothing was chosen on them
 REPORT_OPPONENTS = ("random", "greedy", "heuristic")
-MIN_STEPS = 4096  # the least a scaled stage trains (its epoch ends with the first collection past it)
+MIN_STEPS = 4096  # the least a scaled stage trains (one epoch: a collection past it)
 
 # what every stage of every recipe shares (see docs/training.md for why)
 NETWORK: dict[str, Any] = {
