@@ -1,9 +1,11 @@
 """Search benchmark: ``python -m bench.search`` (part of ``make bench``).
 
 Prints the milliseconds per decision of an agent with search (default the shipped
-``trained+search``, compiled rollouts) against three heuristic players, on one thread,
-with the search's settings of ``training.evaluate`` (``--determinizations`` and so on);
-rollouts per second are in ``python -m bench.heuristic``.
+``trained+search``) against three heuristic players, on one thread, with the search's
+settings of ``training.evaluate`` (``--determinizations`` and so on): once with the
+policy playing the searching seat in the rollouts (the default) and once with the
+compiled heuristic there, or only the ``--rollouts`` given; heuristic rollouts per
+second are in ``python -m bench.heuristic``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from big2.evaluation import evaluate
 from big2.game import View
 from big2.hand_ranking import HandRanking
 from big2.players import Agent, load_agent
+from big2.players.specs import ROLLOUTS
 from big2.rules import STANDARD
 from training.evaluate import add_search_arguments, search_options
 
@@ -50,11 +53,13 @@ def main() -> None:
     add_search_arguments(parser)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    agent = Timed(load_agent(args.agent, STANDARD, **search_options(args)))
-    evaluate([agent, "heuristic", "heuristic", "heuristic"], args.deals, args.seed)
-    print(f"{args.agent} vs 3x heuristic, 1 thread: "
-          f"{1000 * agent.seconds / agent.decisions:.1f} ms/decision over {agent.decisions} "
-          f"decisions ({agent.agent})")  # fmt: skip
+    options = search_options(args)
+    for rollouts in [options.pop("rollouts")] if "rollouts" in options else ROLLOUTS:
+        agent = Timed(load_agent(args.agent, STANDARD, rollouts=rollouts, **options))
+        evaluate([agent, "heuristic", "heuristic", "heuristic"], args.deals, args.seed)
+        print(f"{args.agent} vs 3x heuristic, {rollouts} rollouts, 1 thread: "
+              f"{1000 * agent.seconds / agent.decisions:.1f} ms/decision over "
+              f"{agent.decisions} decisions ({agent.agent})", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

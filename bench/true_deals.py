@@ -33,7 +33,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=12345)
     args = parser.parse_args()
-    base = load_agent("trained+search")
+    base = load_agent("trained+search", rollouts="heuristic")  # as measured in docs/search.md
     assert isinstance(base, SearchAgent)
     agents = {
         "uniform deals": base,

@@ -5,10 +5,11 @@
 each candidate move goes on to win; the Python rollouts replay the game and play it out
 move by move, :class:`CompiledRollouts` does the same in the compiled engine
 (:mod:`envs.kernels.search`) with the compiled heuristic, which plays the Python one's
-moves. Agent specs with search (``search``, ``trained+search``) use it.
-:class:`PolicyRollouts` lets a batch policy (a network) play the searching seat and the
-compiled heuristic the others: ``AgentRollouts(HeuristicAgent(), own=agent)``'s counts,
-all the deals and candidates of a decision at once.
+moves; the ``search`` agent spec uses it. :class:`PolicyRollouts` lets a batch policy (a
+network) play the searching seat and the compiled heuristic the others:
+``AgentRollouts(HeuristicAgent(), own=agent)``'s counts, all the deals and candidates of
+a decision at once. ``NAME+search`` with a trained network uses those, or the heuristic's
+with the search option ``rollouts="heuristic"`` (:mod:`big2.players.specs`).
 
 >>> from big2.game import Game
 >>> from big2.players.search import sample_deal
@@ -33,6 +34,7 @@ from big2.game import View
 from big2.hand_ranking import HandRanking
 from big2.rules import Rules
 from envs import codecs
+from envs.codecs import ActionCodec
 from envs.compiled_heuristic import heuristic_arrays
 from envs.decisions import DecisionMaker, LegalFeatures
 from envs.engine import Games, Tables
@@ -91,11 +93,11 @@ class PolicyRollouts:
     round = 64
 
     def __init__(
-        self, policy: BatchPolicy, observer: Observer, actions: str = "catalog",
+        self, policy: BatchPolicy, observer: Observer, actions: ActionCodec | str = "catalog",
         legal_features: LegalFeatures | None = None,
     ) -> None:  # fmt: skip
         self.policy, self.observer, self.legal_features = policy, observer, legal_features
-        self.codec = codecs.make(actions, observer.rules)
+        self.codec = codecs.make(actions, observer.rules) if isinstance(actions, str) else actions
 
     def wins(
         self, view: View, deals: Sequence[tuple[int, ...]], moves: Sequence[HandRanking]

@@ -55,6 +55,27 @@ def test_search_with_either_rollouts_chooses_the_same_moves():
 def test_agent_specs_search_with_the_compiled_rollouts():
     assert isinstance(load_agent("search:1").rollouts, CompiledRollouts)
     assert isinstance(load_agent("search").rollouts, CompiledRollouts)
+    assert isinstance(load_agent("search", rollouts="heuristic").rollouts, CompiledRollouts)
+    with pytest.raises(ValueError, match="offers no rollouts of its own"):
+        load_agent("search", rollouts="policy")
+
+
+@pytest.mark.parametrize("name, rules", [("trained", STANDARD),
+                                         ("trained-charlesworth", CHARLESWORTH)])  # fmt: skip
+def test_a_trained_network_plays_its_own_seat_in_its_search_rollouts(name: str, rules: Rules):
+    agent = load_agent(f"{name}+search", rules)
+    assert isinstance(agent.rollouts, PolicyRollouts)
+    assert agent.rollouts.observer.rules == rules
+    heuristic = load_agent(f"{name}+search", rules, rollouts="heuristic")
+    assert isinstance(heuristic.rollouts, CompiledRollouts)
+    with pytest.raises(ValueError, match="rollouts must be one of"):
+        load_agent(f"{name}+search", rules, rollouts="greedy")
+    # the policy's rollouts are AgentRollouts with the network in the searching seat
+    policy, rng = load_agent(name, rules), random.Random(6)
+    slow = AgentRollouts(HeuristicAgent(), own=policy)
+    for view, legal in sample_views(rules, 6, seed=7):
+        moves, deals = legal[:3], [sample_deal(view, rng) for _ in range(3)]
+        assert agent.rollouts.wins(view, deals, moves) == slow.wins(view, deals, moves)
 
 
 @pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)

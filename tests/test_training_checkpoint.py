@@ -24,6 +24,7 @@ from big2.evaluation.arena import evaluate as arena
 from big2.players import load_agent as load_any_agent
 from big2.rules import CHARLESWORTH, STANDARD
 from envs import codecs
+from envs.policy_agent import PolicyAgent
 from training import checkpoint
 from training.checkpoint import CheckpointError
 from training.config import Config
@@ -291,7 +292,7 @@ def test_policy_scores_rank_moves_like_the_greedy_agent(ckpt):
         assert legal[max(range(len(legal)), key=scores.__getitem__)] == agent.act(view, legal)
     with pytest.raises(ValueError, match="scores and sampling need logits"):
         game = Game(seed=0)
-        type(agent)(lambda obs, mask: 0, "simple", "hand").scores(game.view(0), game.legal_moves())
+        PolicyAgent(lambda obs, mask: 0, "simple", "hand").scores(game.view(0), game.legal_moves())
 
 
 def test_search_spec_loads_a_search_agent_that_plays_legally(ckpt):

@@ -22,8 +22,10 @@ import torch
 from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs.policy_agent import PolicyAgent
+from envs.rollouts import PolicyRollouts
 from training.config import Config
 from training.nets import MaskedActor, NumpyLogits, QNet, make_actor
+from training.rollout import GreedyPolicy
 
 FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
@@ -149,9 +151,24 @@ def _label(path: Path | str) -> str:
     return str(path) if str(path) in SHIPPED else Path(path).stem
 
 
-def _agent_of(data: dict[str, Any], label: str) -> PolicyAgent:
+class NetworkAgent(PolicyAgent):
+    """A checkpoint's network as an arena agent (a :class:`PolicyAgent` playing its
+    likeliest legal move) that also plays search rollouts: ``NAME+search`` asks it for
+    :meth:`search_rollouts`, so the searching seat plays the network in every rollout."""
+
+    def __init__(self, net: MaskedActor, cfg: Config, name: str) -> None:
+        super().__init__(NumpyLogits(net), cfg.observer, cfg.actions, get_rules(cfg.rules), name,
+                         cfg.features())  # fmt: skip
+        self.net = net
+
+    def search_rollouts(self) -> PolicyRollouts:
+        """Rollouts in which this network plays the searching seat, the compiled heuristic
+        every other (:class:`envs.rollouts.PolicyRollouts`), on one torch thread as the
+        agent's own moves (:class:`~training.nets.NumpyLogits`)."""
+        policy = GreedyPolicy(self.net, threads=1)
+        return PolicyRollouts(policy, self.observer, self.codec, self.features)
+
+
+def _agent_of(data: dict[str, Any], label: str) -> NetworkAgent:
     """The arena agent of a loaded checkpoint, named ``label``."""
-    cfg = config_of(data)
-    net = actor_from(data)
-    return PolicyAgent(NumpyLogits(net), cfg.observer, cfg.actions, get_rules(cfg.rules), label,
-                       cfg.features())  # fmt: skip
+    return NetworkAgent(actor_from(data), config_of(data), label)

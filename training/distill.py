@@ -137,7 +137,9 @@ def label(source: str, opponents: list[str], deals: int, seed: int) -> Labels:
     deals of ``seed`` (its own seed per opponent) and record the search's decisions."""
     policy = checkpoint.load_agent(source)
     rules = policy.codec.rules
-    search = load_agent(f"{source}+search", rules)
+    # the heuristic's rollouts, as when distillation was measured (docs/training.md); the
+    # policy's own would label about five times slower
+    search = load_agent(f"{source}+search", rules, rollouts="heuristic")
     assert isinstance(search, SearchAgent)
     recorder = Recorder(search, policy)
     for k, name in enumerate(opponents):

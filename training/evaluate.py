@@ -4,7 +4,8 @@ Plays the arena's duplicate deals with the agent in one seat and three copies of
 opponent in the others, and prints its win share and mean score with 95% CIs
 (``--json``: one JSON object with ``win_share`` and ``mean_score`` at the top level).
 ``trained`` names the shipped agent; ``CHECKPOINT+search`` plays it with determinized
-search at each decision (:mod:`big2.players.search`, the policy as prior); the
+search at each decision (:mod:`big2.players.search`, the policy as prior and, in the
+rollouts, the searching seat; ``--rollouts heuristic`` plays the heuristic there); the
 checkpoint is an agent spec (:mod:`big2.players.specs`), so ``trained+search:3`` seeds
 the search.
 """
@@ -17,9 +18,12 @@ import json
 from big2.evaluation import backends, evaluate
 from big2.players import AgentSpec, load_agent
 from big2.players.search import CANDIDATES, DETERMINIZATIONS, LATE_FACTOR, PRIOR_WEIGHT
+from big2.players.specs import ROLLOUTS
 from training import checkpoint
 
-SEARCH_OPTIONS = ("determinizations", "max_determinizations", "candidates", "prior_weight")
+SEARCH_OPTIONS = (
+    "determinizations", "max_determinizations", "candidates", "prior_weight", "rollouts",
+)  # fmt: skip
 
 
 def add_search_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,9 +47,15 @@ def add_search_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         help=f"weight of the policy's log-probability (default {PRIOR_WEIGHT})",
     )
+    group.add_argument(
+        "--rollouts",
+        choices=ROLLOUTS,
+        help="who plays the searching seat in the rollouts: the policy (the default for a "
+        "trained network) or the heuristic (the other seats are always the heuristic)",
+    )
 
 
-def search_options(args: argparse.Namespace) -> dict[str, int | float]:
+def search_options(args: argparse.Namespace) -> dict[str, int | float | str]:
     """The search settings given on the command line, as keyword arguments of ``load_agent``."""
     options = {k: getattr(args, k) for k in SEARCH_OPTIONS}
     return {k: v for k, v in options.items() if v is not None}

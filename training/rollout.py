@@ -26,6 +26,7 @@ self-all lanes).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -34,7 +35,7 @@ import torch
 from tianshou.data import Batch, VectorReplayBuffer
 
 from envs.decisions import Decisions
-from training.nets import MaskedActor, legal_distribution
+from training.nets import MaskedActor, legal_distribution, torch_threads
 
 
 @dataclass
@@ -211,14 +212,20 @@ class GreedyPolicy:
     """The network's likeliest legal action in each of a batch of decisions (a
     :class:`envs.vector.BatchPolicy`): what :func:`training.loop.learner_agent` plays,
     asked for many games at once. Ties go to the lowest action id, as that agent breaks
-    them (it lists the legal actions in ascending order)."""
+    them (it lists the legal actions in ascending order). With ``threads`` its forward
+    passes run on that many torch threads (search rollouts in arena workers: one), else
+    on the caller's."""
 
-    def __init__(self, net: MaskedActor) -> None:
-        self.net = net
+    def __init__(self, net: MaskedActor, threads: int | None = None) -> None:
+        self.net, self.threads = net, threads
+
+    def __repr__(self) -> str:
+        return f"GreedyPolicy({type(self.net).__name__})"
 
     def __call__(self, decisions: Decisions) -> np.ndarray:
         features = decisions.features if self.net.uses_plan else None
-        with torch.no_grad():
+        threads = nullcontext() if self.threads is None else torch_threads(self.threads)
+        with torch.no_grad(), threads:
             logits = self.net.scores(decisions.observation, decisions.legal, features)
         legal = decisions.legal[:, : logits.shape[1]]
         scores = np.where(legal >= 0, logits.cpu().numpy(), -np.inf)  # padding never wins

@@ -32,8 +32,12 @@ likelier).
 
 Search rollouts come the same way, from the ``big2.rollouts`` entry-point group:
 ``envs`` registers its compiled heuristic rollouts (``envs.rollouts:CompiledRollouts``),
-which ``search`` and ``NAME+search`` use; without it they play the Python heuristic
+which ``search`` uses; without it, it plays the Python heuristic
 (:class:`~big2.players.search.AgentRollouts`), which chooses the same moves, slower.
+``NAME+search`` plays the policy's own rollouts when its agent offers them
+(``search_rollouts()``: a trained network plays the searching seat in every rollout,
+the heuristic the others), else the heuristic's; the search option
+``rollouts="heuristic"`` (or ``"policy"``) picks one.
 
 >>> load_agent("big2.players.baselines:GreedyAgent")
 GreedyAgent()
@@ -58,6 +62,7 @@ from big2.players.search import Prior, Rollouts, SearchAgent
 from big2.rules import STANDARD, Rules
 
 SEARCH = "+search"
+ROLLOUTS = ("policy", "heuristic")  # who plays the searching seat in NAME+search's rollouts
 _SEED = re.compile(r"^(?P<rest>.+):(?P<seed>\d+)$")
 _OBJECT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")  # MODULE:ATTRIBUTE
 
@@ -130,7 +135,8 @@ def load_agent(spec: str | AgentSpec, rules: Rules = STANDARD, **search: Any) ->
         return RandomAgent(spec.seed)
     if spec.name == "search":  # seed 0 by default, so 'search' alone is reproducible
         seed = 0 if spec.seed is None else spec.seed
-        return SearchAgent(seed=seed, **{"rollouts": installed_rollouts(), **search})
+        rollouts = search_rollouts(None, search.pop("rollouts", None), spec)
+        return SearchAgent(seed=seed, rollouts=rollouts, **search)
     if spec.name in DETERMINISTIC:
         return DETERMINISTIC[spec.name]()
     if _OBJECT.match(spec.name):
@@ -146,10 +152,39 @@ def load_agent(spec: str | AgentSpec, rules: Rules = STANDARD, **search: Any) ->
     prior: Prior | None = getattr(policy, "scores", None)
     if prior is None:
         raise ValueError(f"agent spec {spec}: {spec.name} has no scores() to guide search")
-    options = {"seed": 0 if spec.seed is None else spec.seed, "rollouts": installed_rollouts(),
-               **search}  # fmt: skip
+    rollouts = search_rollouts(policy, search.pop("rollouts", None), spec)
+    options = {"seed": 0 if spec.seed is None else spec.seed, "rollouts": rollouts, **search}
     name = getattr(policy, "name", spec.name) + SEARCH
     return SearchAgent(prior, name=name, **options)
+
+
+def search_rollouts(policy: object, choice: Any, spec: AgentSpec) -> Rollouts | None:
+    """The rollouts ``spec`` searches with, ``policy`` its prior (None for ``search``):
+    ``choice`` is ``"policy"`` (the policy's own, from its ``search_rollouts()``),
+    ``"heuristic"`` (:func:`installed_rollouts`), a rollouts object (used as is) or None
+    (the policy's own if it offers them, else the heuristic's).
+
+    >>> search_rollouts(None, "policy", AgentSpec.parse("search"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: agent spec 'search': search offers no rollouts of its own ...
+    """
+    own = getattr(policy, "search_rollouts", None)
+    if choice is None:
+        choice = "policy" if callable(own) else ROLLOUTS[1]
+    if not isinstance(choice, str):
+        return choice  # type: ignore[no-any-return]
+    if choice not in ROLLOUTS:
+        raise ValueError(f"agent spec '{spec}': rollouts must be one of {ROLLOUTS}, not {choice!r}")
+    if choice == "heuristic":
+        return installed_rollouts()
+    if not callable(own):
+        raise ValueError(
+            f"agent spec '{spec}': {spec.name} offers no rollouts of its own "
+            f"(search_rollouts()); expected rollouts='heuristic'"
+        )
+    rollouts: Rollouts = own()
+    return rollouts
 
 
 def installed_rollouts() -> Rollouts | None:
