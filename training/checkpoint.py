@@ -156,9 +156,9 @@ class NetworkAgent(PolicyAgent):
     likeliest legal move) that also plays search rollouts: ``NAME+search`` asks it for
     :meth:`search_rollouts`, so the searching seat plays the network in every rollout."""
 
-    def __init__(self, net: MaskedActor, cfg: Config, name: str) -> None:
+    def __init__(self, net: MaskedActor, cfg: Config, name: str, *, cheat: bool = False) -> None:
         super().__init__(NumpyLogits(net), cfg.observer, cfg.actions, get_rules(cfg.rules), name,
-                         cfg.features())  # fmt: skip
+                         cfg.features(), cheat=cheat)  # fmt: skip
         self.net = net
 
     def search_rollouts(self) -> PolicyRollouts:

@@ -32,7 +32,7 @@ from envs.policy_agent import PolicyAgent
 from training import checkpoint
 from training.build import acting_net
 from training.config import SELF, Config
-from training.nets import MaskedActor, NumpyLogits, store_width
+from training.nets import MaskedActor, store_width
 from training.plot import plot_curve
 from training.rollout import Chunk, Episodes, GreedyPolicy, Rollout, add, to_buffer
 from training.seeds import seed_of
@@ -61,9 +61,7 @@ class RunState:
 def learner_agent(cfg: Config, net: MaskedActor) -> PolicyAgent:
     """The greedy policy of ``net`` as an arena player (a cheating upper bound, shown the
     whole game, when the config's observer sees every hand: ``upper_bound``)."""
-    return PolicyAgent(NumpyLogits(net), cfg.observer, cfg.actions, get_rules(cfg.rules),
-                       name="learner", features=cfg.features(),
-                       cheat=cfg.upper_bound)  # fmt: skip
+    return checkpoint.NetworkAgent(net, cfg, "learner", cheat=cfg.upper_bound)
 
 
 def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, Any]]:

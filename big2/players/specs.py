@@ -171,7 +171,7 @@ def search_rollouts(policy: object, choice: Any, spec: AgentSpec) -> Rollouts | 
     """
     own = getattr(policy, "search_rollouts", None)
     if choice is None:
-        choice = "policy" if callable(own) else ROLLOUTS[1]
+        choice = "policy" if callable(own) else "heuristic"
     if not isinstance(choice, str):
         return choice  # type: ignore[no-any-return]
     if choice not in ROLLOUTS:
