@@ -171,11 +171,11 @@ def test_a_new_run_that_fails_before_its_first_checkpoint_leaves_nothing(tmp_pat
     run = tmp_path / "run"
 
     def explode(self):  # type: ignore[no-untyped-def]
-        (self.run_dir / "tb").mkdir(exist_ok=True)
         (self.run_dir / "tb" / "events.out.tfevents.1").write_text("half a log")
         raise RuntimeError("the machine caught fire")
 
-    monkeypatch.setattr("training.loop.Run.run", explode)
+    # in the first epoch, so that Run.run closes its log writer as a real failure does
+    monkeypatch.setattr("training.loop.Run._epoch", explode)
     with pytest.raises(RuntimeError, match="caught fire"):
         train(small(run))
     assert not run.exists()
