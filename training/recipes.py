@@ -32,6 +32,7 @@ from typing import Any
 from big2.evaluation import evaluate
 from big2.players import load_agent
 from big2.rules import get as get_rules
+from envs.kernels.interrupts import signals_after_compiling
 from training import checkpoint
 from training.config import Config
 from training.export import export_agent
@@ -195,8 +196,9 @@ def main(argv: list[str] | None = None) -> None:
         recipe = recipe.scaled(args.scale)
     run_dir = Path(args.run_dir or f"runs/recipes/{recipe.name}")
     try:
-        report = run_recipe(recipe, run_dir, args.max_minutes,
-                            Path(args.export) if args.export else None)  # fmt: skip
+        with signals_after_compiling():  # Ctrl-C inside numba's compiler would crash it
+            report = run_recipe(recipe, run_dir, args.max_minutes,
+                                Path(args.export) if args.export else None)  # fmt: skip
     except ValueError as e:
         raise SystemExit(f"recipes: {e}") from None
     except KeyboardInterrupt:

@@ -33,6 +33,7 @@ from tianshou.utils.torch_utils import policy_within_training_step
 
 from big2.evaluation.backends import BackendError, make_backend
 from big2.evaluation.processes import stop_on_sigterm
+from envs.kernels.interrupts import signals_after_compiling
 from training import checkpoint
 from training.build import load_init, make_algorithm, scoped_seed
 from training.config import Config, parse_args
@@ -102,7 +103,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"training: bad configuration: {e}") from None
     start = time.time()
     try:
-        final = train(cfg, resume, overwrite)
+        with signals_after_compiling():  # Ctrl-C inside numba's compiler would crash it
+            final = train(cfg, resume, overwrite)
     except (ValueError, ImportError) as e:  # ImportError: the backend's missing extra
         raise SystemExit(f"training: {e}") from None
     except BackendError as e:  # a rollout actor was lost: the last checkpoint resumes

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from big2.evaluation import backends
+from envs.kernels.interrupts import signals_after_compiling
 from training.ablation.report import write_report
 from training.ablation.reuse import reuse_cells
 from training.ablation.runner import prepare, run_cells
@@ -150,7 +151,8 @@ def main(argv: list[str] | None = None) -> None:
     except (ValueError, ImportError) as e:  # ImportError: the backend's missing extra
         raise SystemExit(f"ablation: {e}") from None
     try:
-        with backend, locked(run.run_dir, "study"):  # one runner per study directory
+        # one runner per study directory; Ctrl-C inside numba's compiler would crash it
+        with backend, locked(run.run_dir, "study"), signals_after_compiling():
             cells = prepare(study, run.run_dir)
             if run.reuse:
                 reused = reuse_cells(cells, study, run.reuse)

@@ -1,0 +1,101 @@
+"""Ctrl-C and SIGTERM wait for numba's compiler (envs.kernels.interrupts), which the
+training, recipe and study command lines run inside; tests/test_nothing_lost.py
+interrupts those command lines."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numba
+import pytest
+from numba.core import event
+
+from envs.kernels.interrupts import COMPILE, signals_after_compiling
+
+
+class SignalAtCompileStart(event.Listener):
+    """Sends ``signum`` to this process as each compilation starts."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum, self.sent = signum, 0
+
+    def on_start(self, ev: event.Event) -> None:
+        self.sent += 1
+        signal.raise_signal(self.signum)
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+@contextmanager
+def sending(signum: int) -> Iterator[SignalAtCompileStart]:
+    """Inside :func:`signals_after_compiling`, ``signum`` at every compilation's start."""
+    listener = SignalAtCompileStart(signum)
+    with signals_after_compiling():
+        event.register(COMPILE, listener)  # after the context's own listener
+        try:
+            yield listener
+        finally:
+            event.unregister(COMPILE, listener)
+
+
+def fresh_kernel():  # type: ignore[no-untyped-def]
+    """A kernel nothing has compiled yet, calling another (nested compilations)."""
+
+    @numba.njit(cache=False)
+    def inner(x):  # type: ignore[no-untyped-def]
+        return x * 2
+
+    @numba.njit(cache=False)
+    def outer(x):  # type: ignore[no-untyped-def]
+        return inner(x) + 1
+
+    return outer
+
+
+def test_ctrl_c_during_a_compilation_is_raised_once_it_has_finished():
+    kernel = fresh_kernel()
+    with sending(signal.SIGINT) as listener, pytest.raises(KeyboardInterrupt):
+        kernel(20)
+    assert listener.sent == 2  # the outer and the nested compilation
+    assert len(kernel.overloads) == 1  # compiled whole: the next call runs it
+    assert kernel(20) == 41
+
+
+def test_ctrl_c_outside_a_compilation_is_raised_at_once():
+    with signals_after_compiling(), pytest.raises(KeyboardInterrupt):
+        signal.raise_signal(signal.SIGINT)
+        pytest.fail("the interrupt did not come at once")
+
+
+def test_sigterm_runs_its_own_handler_after_the_compilation():
+    def stop(signum, frame):  # type: ignore[no-untyped-def]
+        raise SystemExit(143)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        kernel = fresh_kernel()
+        with sending(signal.SIGTERM) as listener, pytest.raises(SystemExit) as exit_:
+            kernel(1)
+        assert exit_.value.code == 143
+        assert listener.sent == 2  # not stopped at the first
+        assert kernel(1) == 3
+        assert signal.getsignal(signal.SIGTERM) is stop  # given back
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_handlers_are_given_back_and_an_ignored_signal_stays_ignored():
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with signals_after_compiling():
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            signal.raise_signal(signal.SIGINT)  # ignored, as before
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with signals_after_compiling():
+        assert signal.getsignal(signal.SIGINT) is not previous
+    assert signal.getsignal(signal.SIGINT) is previous
