@@ -15,10 +15,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,distributed,examples]'
 	touch $(STAMP)
 
-# one pytest-xdist worker per core: the whole suite in about 12 minutes on 2 cores, where
-# one process took about 20 (pytest -q -n 0 runs it in one process)
+# one pytest-xdist worker per core, at most 4 (each holds torch and numba's kernels): the
+# whole suite in about 12 minutes on 2 cores, where one process took about 20
+# (TEST_WORKERS=0 runs it in one process)
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 
 # the default config (PPO, card_counting, 64 games against random, greedy and heuristic
 # players): 200k learner decisions, an evaluation on 50 duplicate deals every 20k
