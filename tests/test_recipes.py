@@ -61,6 +61,9 @@ def test_a_recipe_cut_short_continues_to_the_same_weights(tmp_path):
     stamp = latest.stat().st_mtime_ns
     assert run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt") is not None
     assert latest.stat().st_mtime_ns == stamp  # a finished stage is not trained again
+    with pytest.raises(ValueError, match="holds a run of seed 0, not this recipe's 1000"):
+        run_recipe(replace(recipe, seed=1), tmp_path / "cut", export=tmp_path / "other.pt")
+    assert latest.stat().st_mtime_ns == stamp and not (tmp_path / "other.pt").exists()
 
 
 def test_scaling_keeps_every_stage_at_least_the_minimum():
@@ -76,3 +79,22 @@ def test_the_command_refuses_a_bad_scale(capsys):
     with pytest.raises(SystemExit):
         recipes.main(["trained", "--scale", "0"])
     assert "--scale must be in (0, 1]" in capsys.readouterr().err
+
+
+def test_another_seed_runs_and_exports_beside_the_shipped_agent(monkeypatch, tmp_path):
+    calls = []
+    monkeypatch.setattr(recipes, "run_recipe", lambda *a: calls.append(a))  # returns None
+    recipes.main(["trained", "--seed", "3"])
+    recipes.main(["trained"])
+    recipes.main(["trained", "--seed", "3", "--run-dir", str(tmp_path), "--export", "x.pt"])
+    (seeded, run_dir, _, export), (shipped, run_dir0, _, export0), (_, mine, _, x) = calls
+    assert seeded.seed == 3 and seeded.config(0, run_dir).seed == 3000 and shipped.seed == 0
+    assert run_dir == Path("runs/recipes/trained-seed3") and export == run_dir / "agent.pt"
+    assert run_dir0 == Path("runs/recipes/trained") and export0 is None  # the shipped agent's
+    assert mine == tmp_path and x == Path("x.pt")
+
+
+def test_the_command_refuses_a_negative_seed(capsys):
+    with pytest.raises(SystemExit):
+        recipes.main(["trained", "--seed", "-1"])
+    assert "--seed must be 0 or more" in capsys.readouterr().err

@@ -13,6 +13,11 @@ from its last checkpoint (``--resume``), so ``--max-minutes`` can cut a recipe i
 sessions that each lose at most one epoch. Each stage's seed is derived from the recipe's
 seed, and runs use one torch thread, so the same command gives the same weights.
 
+``--seed N`` trains the same recipe from another seed, to measure the spread across
+training seeds: by default into ``runs/recipes/NAME-seedN``, exporting to that directory's
+``agent.pt`` (never over the shipped agent unless ``--export`` names it). A stage
+directory that holds a run of another seed is refused, not continued.
+
 >>> RECIPES["trained"].rules, [s.name for s in RECIPES["trained"].stages]
 ('standard', ['self-play'])
 >>> RECIPES["trained"].scaled(0.0001).stages[0].settings["steps"]
@@ -155,9 +160,12 @@ def _train_stage(cfg: Config) -> bool:
     resume = None
     if directory.checkpointed:
         resume = checkpoint.load(Path(cfg.run_dir) / "latest.pt")
+        saved = Config.from_dict(resume["config"])
+        if saved.seed != cfg.seed:
+            raise ValueError(f"{cfg.run_dir} holds a run of seed {saved.seed}, not this "
+                             f"recipe's {cfg.seed}: give another --run-dir")  # fmt: skip
         if resume["env_step"] >= cfg.steps:
             return True
-        saved = Config.from_dict(resume["config"])
         cfg = replace(saved, max_minutes=cfg.max_minutes)
     state = train(cfg, resume)
     return state.env_step >= cfg.steps
@@ -182,23 +190,31 @@ def _report(recipe: Recipe, run_dir: Path) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m training.recipes", description=__doc__)
     parser.add_argument("name", choices=sorted(RECIPES))
-    parser.add_argument("--run-dir", help="where the stages run (default runs/recipes/NAME)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the recipe's seed (default 0, the shipped agents')")  # fmt: skip
+    parser.add_argument("--run-dir", help="where the stages run (default runs/recipes/NAME, "
+                        "or NAME-seedN for another --seed)")  # fmt: skip
     parser.add_argument("--max-minutes", type=float, default=0.0,
                         help="stop after the epoch past this; run again to continue")  # fmt: skip
-    parser.add_argument("--export", help="where the agent goes (default training/agents/NAME.pt)")
+    parser.add_argument("--export", help="where the agent goes (default training/agents/NAME.pt; "
+                        "RUN_DIR/agent.pt for another --seed)")  # fmt: skip
     parser.add_argument("--scale", type=float, default=1.0,
                         help="train this fraction of every stage's steps (for trials)")  # fmt: skip
     args = parser.parse_args(argv)
-    recipe = RECIPES[args.name]
+    recipe = replace(RECIPES[args.name], seed=args.seed)
     if not 0 < args.scale <= 1:
         parser.error(f"--scale must be in (0, 1], got {args.scale}")
+    if args.seed < 0:
+        parser.error(f"--seed must be 0 or more, got {args.seed}")
     if args.scale < 1:
         recipe = recipe.scaled(args.scale)
-    run_dir = Path(args.run_dir or f"runs/recipes/{recipe.name}")
+    suffix = f"-seed{args.seed}" if args.seed else ""
+    run_dir = Path(args.run_dir or f"runs/recipes/{recipe.name}{suffix}")
+    export = args.export or (str(run_dir / "agent.pt") if args.seed else None)
     try:
         with signals_after_compiling():  # Ctrl-C inside numba's compiler would crash it
             report = run_recipe(recipe, run_dir, args.max_minutes,
-                                Path(args.export) if args.export else None)  # fmt: skip
+                                Path(export) if export else None)  # fmt: skip
     except ValueError as e:
         raise SystemExit(f"recipes: {e}") from None
     except KeyboardInterrupt:
