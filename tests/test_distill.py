@@ -118,3 +118,18 @@ def test_bad_settings_are_refused_before_anything_is_written(argv, message, tmp_
         main(["trained", "--run-dir", str(tmp_path / "run"), *argv])
     assert message in str(e.value)
     assert not (tmp_path / "run").exists()
+
+
+def test_ctrl_c_says_how_to_continue_and_exits_130(monkeypatch, tmp_path, capsys):
+    import training.distill
+
+    def interrupted(settings):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(training.distill, "distill", interrupted)
+    with pytest.raises(SystemExit) as exit_:
+        main(["trained", "--run-dir", str(tmp_path / "run")])
+    assert exit_.value.code == 130
+    err = capsys.readouterr().err
+    assert err.startswith("distill: interrupted; the same command continues") and err.endswith("\n")
+    assert err.count("\n") == 1 and str(tmp_path / "run") in err

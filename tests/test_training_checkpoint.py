@@ -229,6 +229,19 @@ def test_evaluate_errors(tmp_path, capsys):
         evaluate.main([str(tmp_path / "c.pt"), "--opponents", "nosuch", "--deals", "1"])
 
 
+def test_ctrl_c_during_an_evaluation_is_one_line_and_status_130(ckpt, monkeypatch, capsys):
+    from training import evaluate
+
+    def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(evaluate, "evaluate", interrupted)
+    with pytest.raises(SystemExit) as exit_:
+        evaluate.main([str(ckpt), "--opponents", "random", "--deals", "1"])
+    assert exit_.value.code == 130
+    assert capsys.readouterr().err.strip() == "evaluate: interrupted"
+
+
 def test_big2_arena_loads_checkpoints_through_the_entry_point(ckpt, tmp_path):
     out = run(str(BIN / "big2"), "arena", "--agents", str(ckpt), "random", "random", "random",
               "--deals", "3", "--json", str(tmp_path / "r.json"))  # fmt: skip

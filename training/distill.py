@@ -50,6 +50,7 @@ from big2.hand_ranking import HandRanking
 from big2.log import Thought
 from big2.players import load_agent
 from big2.players.search import SearchAgent
+from envs.kernels.interrupts import signals_after_compiling
 from envs.policy_agent import PolicyAgent
 from training import checkpoint
 from training.config import Config
@@ -383,9 +384,14 @@ def main(argv: list[str] | None = None) -> None:
         args.eval_deals,
     )
     try:
-        distill(settings)
+        with signals_after_compiling():  # Ctrl-C inside numba's compiler would crash it
+            distill(settings)
     except ValueError as e:  # CheckpointError and RunDirError included
         raise SystemExit(f"distill: {e}") from None
+    except KeyboardInterrupt:
+        print(f"distill: interrupted; the same command continues from the saved labels and "
+              f"the last finished pass in {args.run_dir}", file=sys.stderr)  # fmt: skip
+        raise SystemExit(130) from None
     print(f"best pass: {Path(args.run_dir) / 'best.pt'}")
 
 

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from big2.evaluation import backends, evaluate
 from big2.players import AgentSpec, load_agent
 from big2.players.search import CANDIDATES, DETERMINIZATIONS, LATE_FACTOR, PRIOR_WEIGHT
 from big2.players.specs import ROLLOUTS
+from envs.kernels.interrupts import signals_after_compiling
 from training import checkpoint
 
 SEARCH_OPTIONS = (
@@ -77,11 +79,15 @@ def main(argv: list[str] | None = None) -> None:
         rules = checkpoint.load_agent(spec.name).codec.rules
         agent = load_agent(spec, rules, **options)
         opponents = [load_agent(args.opponents, rules) for _ in range(3)]
-        with backends.from_arguments(args) as backend:
+        # Ctrl-C inside numba's compiler (a search's first rollout) would crash it
+        with backends.from_arguments(args) as backend, signals_after_compiling():
             result = evaluate([agent, *opponents], args.deals, args.seed, rules,
                               progress=not args.json, backend=backend)  # fmt: skip
     except (ValueError, ImportError) as e:  # CheckpointError included; ImportError: an extra
         raise SystemExit(f"evaluate: {e}") from None
+    except KeyboardInterrupt:  # nothing is written before the result: nothing to keep
+        print("evaluate: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
     me = result.agents[0]
     if args.json:
         print(json.dumps({
