@@ -157,7 +157,7 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(1)
     data = checkpoint.load(args.student)
-    cfg, net = checkpoint.config_of(data), checkpoint.actor_from(data)
+    cfg, net = checkpoint.config_of(data), checkpoint.network_from(data, args.student)
     rules = learner_agent(cfg, net).codec.rules
     rollouts = load_agent("trained+search", rules).rollouts  # type: ignore[attr-defined]
     teacher = TrueDeals(None, rollouts=rollouts, determinizations=1, max_determinizations=1,

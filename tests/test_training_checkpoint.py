@@ -219,6 +219,39 @@ def test_evaluate_json_matches_the_arena(ckpt):
     assert report["mean_score"] == expected.mean_score
 
 
+def test_evaluate_in_the_compiled_engine_plays_the_arenas_games(ckpt, capsys):
+    from training import evaluate
+
+    reports = []
+    for engine in ("arena", "compiled"):
+        evaluate.main([str(ckpt), "--opponents", "heuristic", "--deals", "3", "--seed", "4",
+                       "--json", "--engine", engine])  # fmt: skip
+        reports.append(json.loads(capsys.readouterr().out))
+    arena, compiled = reports
+    assert compiled == arena and compiled["games"] == 12
+    with pytest.raises(SystemExit, match=r"evaluate: --engine compiled plays a network alone; "
+                       r".*\+search is not one"):  # fmt: skip
+        evaluate.main([f"{ckpt}+search", "--deals", "1", "--engine", "compiled"])
+
+
+def test_evaluate_compares_with_a_baseline_deal_by_deal(ckpt, tmp_path, capsys):
+    from training import evaluate
+
+    make_checkpoint(tmp_path / "other.pt", seed=1)
+    for engine, baseline in (("compiled", str(tmp_path / "other.pt")), ("arena", "greedy")):
+        evaluate.main([str(ckpt), "--baseline", baseline, "--opponents", "heuristic", "--deals",
+                       "4", "--json", "--engine", engine])  # fmt: skip
+        report = json.loads(capsys.readouterr().out)
+        difference = report["paired"]
+        expected = report["win_share"] - report["baseline_win_share"]
+        assert difference["win_share"] == pytest.approx(expected)
+        low, high = difference["win_share_ci"]
+        assert low <= difference["win_share"] <= high and report["baseline"] == baseline
+    evaluate.main([str(ckpt), "--baseline", str(ckpt), "--deals", "3", "--engine", "compiled"])
+    out = capsys.readouterr().out  # an agent against itself: no difference, on every deal
+    assert "deal by deal: win share +0.0000 [+0.0000, +0.0000], mean score +0.000" in out
+
+
 def test_evaluate_errors(tmp_path, capsys):
     from training import evaluate
 
@@ -235,7 +268,7 @@ def test_ctrl_c_during_an_evaluation_is_one_line_and_status_130(ckpt, monkeypatc
     def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(evaluate, "evaluate", interrupted)
+    monkeypatch.setattr(evaluate, "deal_results", interrupted)
     with pytest.raises(SystemExit) as exit_:
         evaluate.main([str(ckpt), "--opponents", "random", "--deals", "1"])
     assert exit_.value.code == 130

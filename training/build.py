@@ -138,6 +138,7 @@ def load_init(cfg: Config, algorithm: PPO | DQN) -> None:
     """
     try:
         data = checkpoint.load(cfg.init)
+        checkpoint.network_from(data, cfg.init)  # an ensemble raises: a run trains one network
     except checkpoint.CheckpointError as e:
         raise ValueError(f"--init: {e}") from None
     saved, mine = data["config"], cfg.to_dict()

@@ -2,7 +2,9 @@
 
 A checkpoint is one ``torch.save`` file holding a dict: ``format``, the run ``config``,
 the algorithm's ``state`` (networks and optimizers), ``epoch``, ``env_step``,
-``update_step``, the evaluation ``history`` and the self-play ``snapshots``.
+``update_step``, the evaluation ``history`` and the self-play ``snapshots``. An exported
+agent (:mod:`training.export`) also holds ``exported``; an ensemble's, ``members`` and
+``member_runs`` (:mod:`training.ensemble`).
 
 The shipped agents (:data:`SHIPPED`: ``trained`` for STANDARD rules,
 ``trained-charlesworth`` for CHARLESWORTH) are package data of ``training``
@@ -24,6 +26,7 @@ from big2.rules import get as get_rules
 from envs.policy_agent import PolicyAgent
 from envs.rollouts import PolicyRollouts
 from training.config import Config
+from training.ensemble import Actor, Ensemble
 from training.nets import MaskedActor, NumpyLogits, QNet, make_actor
 from training.rollout import GreedyPolicy
 
@@ -97,10 +100,13 @@ def config_of(data: dict[str, Any]) -> Config:
     return Config.from_dict({**LATER_KEYS, **data["config"]})
 
 
-def actor_from(data: dict[str, Any]) -> MaskedActor:
-    """The acting network of a checkpoint (PPO's actor or DQN's Q-network), in eval mode."""
+def actor_from(data: dict[str, Any]) -> Actor:
+    """The acting network of a checkpoint (PPO's actor or DQN's Q-network, or the
+    :class:`~training.ensemble.Ensemble` of an ensemble's members), in eval mode."""
     cfg = config_of(data)
-    net = make_actor(cfg, MaskedActor if cfg.algo == "ppo" else QNet)
+    net: Actor = make_actor(cfg, MaskedActor if cfg.algo == "ppo" else QNet)
+    if data.get("members"):
+        net = Ensemble([make_actor(cfg) for _ in range(data["members"])])
     prefix = "policy.actor." if cfg.algo == "ppo" else "policy.model."
     weights = {k[len(prefix) :]: v for k, v in data["state"].items() if k.startswith(prefix)}
     try:
@@ -108,6 +114,21 @@ def actor_from(data: dict[str, Any]) -> MaskedActor:
     except RuntimeError as e:
         raise CheckpointError(f"checkpoint weights do not fit its config: {e}") from None
     return net.eval()
+
+
+def network_from(data: dict[str, Any], name: Path | str) -> MaskedActor:
+    """The one acting network of checkpoint ``name`` (its loaded ``data``), for what trains
+    it further; an ensemble raises :class:`CheckpointError` naming its members' runs."""
+    if data.get("members"):
+        runs = ", ".join(str(r["run_dir"]) for r in data.get("member_runs", []))
+        raise CheckpointError(
+            f"{name} is an ensemble of {data['members']} networks and this needs one: export "
+            f"one with 'python -m training.export {name} --member 0 member0.pt' and name "
+            f"that (the members' runs: {runs})"
+        )
+    net = actor_from(data)
+    assert isinstance(net, MaskedActor)
+    return net
 
 
 def agent_loader(name: str, rules: Rules) -> PolicyAgent | None:
@@ -124,7 +145,7 @@ def agent_loader(name: str, rules: Rules) -> PolicyAgent | None:
             return None  # not a checkpoint: another loader's, perhaps
     else:
         return None
-    agent = _agent_of(data, _label(name))
+    agent = agent_of(data, _label(name))
     if agent.codec.rules != rules:
         raise CheckpointError(
             f"{name} was trained for the {agent.codec.rules.name} rules, not {rules.name}"
@@ -143,7 +164,7 @@ def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
     >>> len(agent.scores(game.view(game.turn), game.legal_moves())) == len(game.legal_moves())
     True
     """
-    return _agent_of(load(path), name or _label(path))
+    return agent_of(load(path), name or _label(path))
 
 
 def _label(path: Path | str) -> str:
@@ -156,10 +177,10 @@ class NetworkAgent(PolicyAgent):
     likeliest legal move) that also plays search rollouts: ``NAME+search`` asks it for
     :meth:`search_rollouts`, so the searching seat plays the network in every rollout."""
 
-    def __init__(self, net: MaskedActor, cfg: Config, name: str, *, cheat: bool = False) -> None:
+    def __init__(self, net: Actor, cfg: Config, name: str, *, cheat: bool = False) -> None:
         super().__init__(NumpyLogits(net), cfg.observer, cfg.actions, get_rules(cfg.rules), name,
                          cfg.features(), cheat=cheat)  # fmt: skip
-        self.net = net
+        self.net, self.cfg = net, cfg
 
     def search_rollouts(self) -> PolicyRollouts:
         """Rollouts in which this network plays the searching seat, the compiled heuristic
@@ -169,6 +190,6 @@ class NetworkAgent(PolicyAgent):
         return PolicyRollouts(policy, self.observer, self.codec, self.features)
 
 
-def _agent_of(data: dict[str, Any], label: str) -> NetworkAgent:
-    """The arena agent of a loaded checkpoint, named ``label``."""
+def agent_of(data: dict[str, Any], label: str) -> NetworkAgent:
+    """The arena agent of loaded checkpoint ``data``, named ``label``."""
     return NetworkAgent(actor_from(data), config_of(data), label)

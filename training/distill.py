@@ -221,6 +221,7 @@ def distill(settings: Settings) -> dict[str, Any]:
     ``epoch`` is the passes done)."""
     settings.check()
     data = checkpoint.load(settings.source)  # a missing or broken file raises, saying why
+    checkpoint.network_from(data, settings.source)  # an ensemble raises: this fits one network
     run_dir = Path(settings.run_dir)
     fresh = not (run_dir / SETTINGS).is_file()
     with RunDirectory(run_dir).claim(fresh=fresh), torch_threads(settings.threads):
@@ -275,7 +276,7 @@ def _fit(
     cfg = replace(checkpoint.config_of(data), run_dir=str(run_dir))
     if settings.eval_deals:
         cfg = replace(cfg, eval_deals=settings.eval_deals)
-    net = checkpoint.actor_from(resume or data)
+    net = checkpoint.network_from(resume or data, settings.source)
     optim = torch.optim.Adam(net.parameters(), lr=settings.lr)
     if resume is not None:
         optim.load_state_dict(resume["state"]["distill.optim"])

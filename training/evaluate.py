@@ -8,6 +8,12 @@ search at each decision (:mod:`big2.players.search`, the policy as prior and, in
 rollouts, the searching seat; ``--rollouts heuristic`` plays the heuristic there); the
 checkpoint is an agent spec (:mod:`big2.players.specs`), so ``trained+search:3`` seeds
 the search.
+
+``--engine compiled`` plays the same duplicate deals in the compiled engine
+(:mod:`envs.duplicate`: every game of 250 deals at once, the network asked in batches),
+for a network alone (no ``+search``): minutes become seconds. Against greedy and
+heuristic players it plays the arena's games; random players draw other cards to play
+than the arena's, so those results differ deal by deal but not in distribution.
 """
 
 from __future__ import annotations
@@ -15,13 +21,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
+from typing import Any
 
-from big2.evaluation import backends, evaluate
-from big2.players import AgentSpec, load_agent
+from big2.evaluation import backends, deal_results, display_names, summarise
+from big2.evaluation.arena import ArenaResult
+from big2.evaluation.backends import Backend
+from big2.evaluation.stats import mean, normal_ci
+from big2.players import Agent, AgentSpec, load_agent
 from big2.players.search import CANDIDATES, DETERMINIZATIONS, LATE_FACTOR, PRIOR_WEIGHT
 from big2.players.specs import ROLLOUTS
+from big2.rules import Rules
 from envs.kernels.interrupts import signals_after_compiling
 from training import checkpoint
+from training.loop import learner_results
 
 SEARCH_OPTIONS = (
     "determinizations", "max_determinizations", "candidates", "prior_weight", "rollouts",
@@ -63,6 +76,39 @@ def search_options(args: argparse.Namespace) -> dict[str, int | float | str]:
     return {k: v for k, v in options.items() if v is not None}
 
 
+def play_deals(spec: AgentSpec, agent: Agent, rules: Rules, args: argparse.Namespace,
+               backend: Backend) -> tuple[ArenaResult, list[tuple[int, int]]]:  # fmt: skip
+    """``agent`` against three ``args.opponents`` players on the duplicate deals of
+    ``args.seed``, in ``args.engine``: the summary, and the agent's (wins, total score) of
+    each deal."""
+    opponent = args.opponents
+    if args.engine == "compiled":
+        if spec.search or not isinstance(agent, checkpoint.NetworkAgent):
+            raise ValueError(f"--engine compiled plays a network alone; {spec} is not one "
+                             f"(leave out +search, or use --engine arena)")  # fmt: skip
+        cfg = replace(agent.cfg, eval_engine="compiled")
+        mine = learner_results(cfg, agent.net, opponent, args.deals, args.seed)
+        return summarise([agent.name], [[r] for r in mine], args.seed, rules), mine
+    players = [agent, *(load_agent(opponent, rules) for _ in range(3))]
+    per_deal = deal_results(players, args.deals, args.seed, rules, progress=not args.json,
+                            backend=backend)  # fmt: skip
+    result = summarise(display_names(players), per_deal, args.seed, rules)
+    return result, [deal[0] for deal in per_deal]
+
+
+def paired(mine: list[tuple[int, int]], theirs: list[tuple[int, int]]) -> dict[str, Any]:
+    """The mean difference, per deal, of win share and of score (mine minus theirs; each
+    deal's four games), with 95% intervals over deals.
+
+    >>> paired([(2, 10), (1, -4)], [(1, 6), (1, -8)])["win_share"]
+    0.125
+    """
+    wins = [(a[0] - b[0]) / 4 for a, b in zip(mine, theirs, strict=True)]
+    scores = [(a[1] - b[1]) / 4 for a, b in zip(mine, theirs, strict=True)]
+    return {"win_share": mean(wins), "win_share_ci": normal_ci(wins),
+            "mean_score": mean(scores), "mean_score_ci": normal_ci(scores)}  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__)
     parser.add_argument("checkpoint", help="a checkpoint file or 'trained', either with '+search'")
@@ -71,32 +117,49 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     backends.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--engine", choices=("arena", "compiled"), default="arena",
+                        help="where the games run (compiled: a network alone, faster)")  # fmt: skip
+    parser.add_argument("--baseline", help="an agent spec to compare with, deal by deal, on the "
+                        "same deals (the difference, with its 95%% interval)")  # fmt: skip
     add_search_arguments(parser)
     args = parser.parse_args(argv)
     options = search_options(args)
     try:
-        spec = AgentSpec.parse(args.checkpoint)
-        rules = checkpoint.load_agent(spec.name).codec.rules
-        agent = load_agent(spec, rules, **options)
-        opponents = [load_agent(args.opponents, rules) for _ in range(3)]
+        specs = [AgentSpec.parse(a) for a in (args.checkpoint, args.baseline) if a]
+        rules = checkpoint.load_agent(specs[0].name).codec.rules
+        agents = [load_agent(spec, rules, **(options if not k or spec.search else {}))
+                  for k, spec in enumerate(specs)]  # fmt: skip
         # Ctrl-C inside numba's compiler (a search's first rollout) would crash it
         with backends.from_arguments(args) as backend, signals_after_compiling():
-            result = evaluate([agent, *opponents], args.deals, args.seed, rules,
-                              progress=not args.json, backend=backend)  # fmt: skip
+            runs = [play_deals(spec, agent, rules, args, backend)
+                    for spec, agent in zip(specs, agents, strict=True)]  # fmt: skip
     except (ValueError, ImportError) as e:  # CheckpointError included; ImportError: an extra
         raise SystemExit(f"evaluate: {e}") from None
     except KeyboardInterrupt:  # nothing is written before the result: nothing to keep
         print("evaluate: interrupted", file=sys.stderr)
         raise SystemExit(130) from None
-    me = result.agents[0]
+    result, me = runs[0][0], runs[0][0].agents[0]
+    difference = paired(runs[0][1], runs[1][1]) if args.baseline else None
     if args.json:
-        print(json.dumps({
+        out = {
             "checkpoint": args.checkpoint, "opponents": args.opponents, "deals": result.deals,
             "seed": args.seed, "win_share": me.win_share, "win_share_ci": me.win_share_ci,
             "mean_score": me.mean_score, "mean_score_ci": me.mean_score_ci, "games": me.games,
-        }))  # fmt: skip
-    else:
-        print(result.table())
+        }  # fmt: skip
+        if difference is not None:
+            out |= {"baseline": args.baseline, "baseline_win_share": runs[1][0].agents[0].win_share,
+                    "paired": difference}  # fmt: skip
+        print(json.dumps(out))
+        return
+    print(result.table())
+    if difference is not None:
+        print(
+            f"\n{runs[1][0].table()}\n\n{args.checkpoint} minus {args.baseline}, deal by deal: "
+            f"win share {difference['win_share']:+.4f} "
+            f"[{difference['win_share_ci'][0]:+.4f}, {difference['win_share_ci'][1]:+.4f}], "
+            f"mean score {difference['mean_score']:+.3f} "
+            f"[{difference['mean_score_ci'][0]:+.3f}, {difference['mean_score_ci'][1]:+.3f}]"
+        )
 
 
 if __name__ == "__main__":

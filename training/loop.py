@@ -32,7 +32,8 @@ from envs.policy_agent import PolicyAgent
 from training import checkpoint
 from training.build import acting_net
 from training.config import SELF, Config
-from training.nets import MaskedActor, store_width
+from training.ensemble import Actor
+from training.nets import store_width
 from training.plot import plot_curve
 from training.rollout import Chunk, Episodes, GreedyPolicy, Rollout, add, to_buffer
 from training.seeds import seed_of
@@ -58,13 +59,13 @@ class RunState:
                    snapshots)  # fmt: skip
 
 
-def learner_agent(cfg: Config, net: MaskedActor) -> PolicyAgent:
+def learner_agent(cfg: Config, net: Actor) -> PolicyAgent:
     """The greedy policy of ``net`` as an arena player (a cheating upper bound, shown the
     whole game, when the config's observer sees every hand: ``upper_bound``)."""
     return checkpoint.NetworkAgent(net, cfg, "learner", cheat=cfg.upper_bound)
 
 
-def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, Any]]:
+def evaluate_policy(cfg: Config, net: Actor, step: int) -> list[dict[str, Any]]:
     """The greedy policy's results against three copies of each eval opponent, on the
     evaluation deals, played where ``cfg.eval_engine`` says."""
     rows, rules = [], get_rules(cfg.rules)
@@ -78,7 +79,7 @@ def evaluate_policy(cfg: Config, net: MaskedActor, step: int) -> list[dict[str, 
 
 
 def learner_results(
-    cfg: Config, net: MaskedActor, opponent: str, n_deals: int, seed: int
+    cfg: Config, net: Actor, opponent: str, n_deals: int, seed: int
 ) -> list[tuple[int, int]]:
     """Per duplicate deal of ``seed``, the greedy policy's (wins, total score) over its four
     games against three copies of ``opponent``, played where ``cfg.eval_engine`` says."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -29,6 +29,9 @@ from observers.base import Observer
 from training.bodies import HandReader, make_body, mlp
 from training.config import ACTION_HEADS, Config
 from training.features import Features
+
+if TYPE_CHECKING:
+    from training.ensemble import Actor
 
 ILLEGAL = -1e9
 REST_FEATURES = 5
@@ -326,7 +329,7 @@ class NumpyLogits:
     parallelises over processes (``--workers``), not inside one position's forward pass.
     """
 
-    def __init__(self, net: MaskedActor) -> None:
+    def __init__(self, net: Actor) -> None:
         self.net = net  # used as is: no dropout or batch norm, so the mode does not matter
 
     def __call__(

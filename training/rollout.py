@@ -35,6 +35,7 @@ import torch
 from tianshou.data import Batch, VectorReplayBuffer
 
 from envs.decisions import Decisions
+from training.ensemble import Actor
 from training.nets import MaskedActor, legal_distribution, torch_threads
 
 
@@ -216,7 +217,7 @@ class GreedyPolicy:
     passes run on that many torch threads (search rollouts in arena workers: one), else
     on the caller's."""
 
-    def __init__(self, net: MaskedActor, threads: int | None = None) -> None:
+    def __init__(self, net: Actor, threads: int | None = None) -> None:
         self.net, self.threads = net, threads
 
     def __repr__(self) -> str:

@@ -111,7 +111,7 @@ def evaluate(
     ``deal-DEAL-seating-ROTATION.json`` (for ``big2 replay`` and the replay page).
     """
     per_deal = deal_results(agents, n_deals, seed, rules, workers, progress, backend, log_dir)
-    return summarise(_names(agents), per_deal, seed, rules)
+    return summarise(display_names(agents), per_deal, seed, rules)
 
 
 def deal_results(
@@ -225,7 +225,7 @@ def summarise(
     return ArenaResult(tuple(results), n, n * N_SEATS, seed, rules.name)
 
 
-def _names(agents: Sequence[AgentSpec]) -> list[str]:
+def display_names(agents: Sequence[AgentSpec]) -> list[str]:
     """Display names; repeated names get #2, #3 suffixes."""
     raw = [a if isinstance(a, str) else getattr(a, "name", type(a).__name__) for a in agents]
     seen: dict[str, int] = {}
