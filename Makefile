@@ -28,12 +28,12 @@ train: $(STAMP)
 	$(BIN)/python -m training.train --steps 200000 --epoch-steps 20000 --eval-deals 50 \
 		--run-dir runs/quick --overwrite
 
-# the shipped agents from scratch (training.recipes; docs/training.md): both recipes side by
-# side, one core each, at most two hours; run again to continue after an interruption
+# the shipped agents from scratch (training.recipes; docs/training.md): one recipe after the
+# other, each training its two members side by side, one core each, in at most two hours;
+# run again to continue after an interruption
 agents: $(STAMP)
-	$(BIN)/python -m training.recipes trained & pid=$$!; \
-	$(BIN)/python -m training.recipes trained-charlesworth; status=$$?; \
-	wait $$pid && exit $$status
+	$(BIN)/python -m training.recipes trained
+	$(BIN)/python -m training.recipes trained-charlesworth
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.rules

@@ -14,12 +14,21 @@ from big2.players import load_agent, play
 from big2.players.search import SearchAgent
 from training import checkpoint
 from training.distill import Labels, Recorder, Settings, distill, fit_pass, label, main
+from training.export import member_data
 from training.rundir import RunDirError
 
 
 @pytest.fixture(scope="module")
-def labels() -> Labels:
-    return label("trained", ["heuristic"], 2, seed=0)
+def member0(tmp_path_factory) -> str:
+    """The first network of the shipped ``trained`` (an ensemble), as an agent of its own."""
+    path = tmp_path_factory.mktemp("agents") / "member0.pt"
+    checkpoint.save(path, member_data("trained", 0))
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def labels(member0) -> Labels:
+    return label(member0, ["heuristic"], 2, seed=0)
 
 
 def test_stack_pads_legal_ids_and_plan_rows_and_keeps_targets():
@@ -69,8 +78,8 @@ def agreement(net, labels: Labels) -> float:
     return float((logits.argmax(1).numpy() == labels.target).mean())
 
 
-def test_fitting_moves_the_policy_toward_the_labels(labels):
-    net = checkpoint.actor_from(checkpoint.load("trained"))
+def test_fitting_moves_the_policy_toward_the_labels(labels, member0):
+    net = checkpoint.network_from(checkpoint.load(member0), member0)
     before = agreement(net, labels)
     optim = torch.optim.Adam(net.parameters(), lr=1e-3)
     first = fit_pass(net, labels, optim, 64, seed=0)
@@ -81,27 +90,29 @@ def test_fitting_moves_the_policy_toward_the_labels(labels):
 
 
 @pytest.mark.slow
-def test_a_distillation_run_writes_an_agent_that_plays_and_continues_where_it_stopped(tmp_path):
+def test_a_distillation_run_writes_an_agent_that_plays_and_continues_where_it_stopped(
+    tmp_path, member0
+):
     run = tmp_path / "run"
-    settings = Settings("trained", str(run), ("heuristic",), deals=2, epochs=1, eval_deals=2)
+    settings = Settings(member0, str(run), ("heuristic",), deals=2, epochs=1, eval_deals=2)
     distill(settings)
     history = json.loads((run / "evaluations.json").read_text())
     assert sorted({r["env_step"] for r in history})[0] == 0  # the starting policy is pass 0
     agent = load_agent(str(run / "best.pt"))
     assert play(Game(seed=2), agent).is_over
     labels_stamp = (run / "labels.npz").stat().st_mtime_ns
-    more = distill(Settings("trained", str(run), ("heuristic",), deals=2, epochs=2, eval_deals=2))
+    more = distill(Settings(member0, str(run), ("heuristic",), deals=2, epochs=2, eval_deals=2))
     assert more["epoch"] == 2 and (run / "labels.npz").stat().st_mtime_ns == labels_stamp
-    whole = distill(Settings("trained", str(tmp_path / "whole"), ("heuristic",), deals=2,
+    whole = distill(Settings(member0, str(tmp_path / "whole"), ("heuristic",), deals=2,
                              epochs=2, eval_deals=2))  # fmt: skip
     a, b = more["state"], whole["state"]
     assert all(torch.equal(a[k], b[k]) for k in a if k.startswith("policy.actor."))
 
 
-def test_a_directory_holding_other_files_is_refused_and_left_as_it_was(tmp_path):
+def test_a_directory_holding_other_files_is_refused_and_left_as_it_was(tmp_path, member0):
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(RunDirError, match="already holds files"):
-        distill(Settings("trained", str(tmp_path), ("heuristic",), deals=1, epochs=1))
+        distill(Settings(member0, str(tmp_path), ("heuristic",), deals=1, epochs=1))
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
 

@@ -4,6 +4,9 @@ that loads and plays; a recipe cut by --max-minutes continues to the same weight
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,7 +16,9 @@ import torch
 from big2.game import Game
 from big2.players import load_agent, play
 from big2.rules import get as get_rules
-from training import recipes
+from tests.test_nothing_lost import python, wait_for
+from training import checkpoint, members, recipes
+from training.ensemble import Ensemble
 from training.recipes import RECIPES, run_recipe
 
 TINY = 0.0005  # every stage at its minimum: 4,096 decisions, one epoch (one collection)
@@ -31,9 +36,15 @@ def test_each_recipe_trains_evaluates_and_exports_an_agent_that_plays(name, tmp_
     agent = load_agent(str(tmp_path / "agent.pt"), rules)
     game = play(Game(rules, seed=1), agent)
     assert game.is_over
+    # the agent is the members' ensemble, each member trained from its own seed
+    members = checkpoint.load(tmp_path / "agent.pt")["member_runs"]
+    assert len(members) == recipe.members == 2 and isinstance(agent.net, Ensemble)
+    assert [m["seed"] for m in members] == [0, 1000]
+    assert [Path(m["run_dir"]).parent.name for m in members] == ["member0", "member1"]
     # every stage after the first started from the one before
-    configs = [recipe.config(k, tmp_path / "run") for k in range(len(recipe.stages))]
-    assert configs[0].init == "" and all(c.init.endswith("best.pt") for c in configs[1:])
+    for m in range(recipe.members):
+        configs = [recipe.config(k, tmp_path / "run", m) for k in range(len(recipe.stages))]
+        assert configs[0].init == "" and all(c.init.endswith("best.pt") for c in configs[1:])
 
 
 def two_epochs(recipe: recipes.Recipe) -> recipes.Recipe:
@@ -61,9 +72,70 @@ def test_a_recipe_cut_short_continues_to_the_same_weights(tmp_path):
     stamp = latest.stat().st_mtime_ns
     assert run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt") is not None
     assert latest.stat().st_mtime_ns == stamp  # a finished stage is not trained again
-    with pytest.raises(ValueError, match="holds a run of seed 0, not this recipe's 1000"):
+    with pytest.raises(ValueError, match="holds a run of seed 0, not this recipe's 2000"):
         run_recipe(replace(recipe, seed=1), tmp_path / "cut", export=tmp_path / "other.pt")
     assert latest.stat().st_mtime_ns == stamp and not (tmp_path / "other.pt").exists()
+
+
+@pytest.mark.slow
+def test_members_in_processes_train_the_weights_they_train_in_one(tmp_path):
+    recipe = RECIPES["trained"].scaled(TINY)
+    one = run_recipe(recipe, tmp_path / "one", export=tmp_path / "one.pt")
+    two = run_recipe(recipe, tmp_path / "two", export=tmp_path / "two.pt", jobs=2)
+    a, b = (torch.load(tmp_path / f, weights_only=True)["state"] for f in ("one.pt", "two.pt"))
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert one is not None and two is not None and one["results"] == two["results"]
+    logs = [members.log_path(tmp_path / "two", m) for m in range(recipe.members)]
+    for m, log in enumerate(logs):  # each member's process wrote its own log
+        assert f"trained member {m}: stage 1/1 (self-play" in log.read_text()
+    sizes = [log.stat().st_size for log in logs]
+    again = run_recipe(recipe, tmp_path / "two", export=tmp_path / "two.pt", jobs=2)
+    assert again == two and [log.stat().st_size for log in logs] == sizes  # none restarted
+
+
+@pytest.mark.slow
+def test_a_member_that_fails_stops_the_recipe_saying_why(tmp_path):
+    recipe = RECIPES["trained"].scaled(TINY)
+    taken = recipes.stage_dir(tmp_path / "run", recipe, 0, member=1)
+    taken.mkdir(parents=True)
+    (taken / "notes.txt").write_text("mine")
+    started = time.monotonic()
+    with pytest.raises(members.MemberFailed, match=r"trained member 1 failed \(exit status 1\)"
+                       r"(.|\n)*already holds files \(notes.txt\)"):  # fmt: skip
+        run_recipe(recipe, tmp_path / "run", export=tmp_path / "agent.pt", jobs=2)
+    assert time.monotonic() - started < members.GRACE  # member 0 was stopped, not awaited
+    assert (taken / "notes.txt").read_text() == "mine" and not (tmp_path / "agent.pt").exists()
+    assert not members_running(tmp_path / "run")
+
+
+def members_running(run_dir: Path) -> list[int]:
+    """The processes whose command line names ``run_dir`` (members of a recipe there)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and str(run_dir) in (proc / "cmdline").read_text():
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_every_member_after_its_checkpoint_and_says_how_to_go_on(tmp_path):
+    run = tmp_path / "run"
+    process = python("-m", "training.recipes", "trained", "--scale", "0.01", "--jobs", "2",
+                     "--run-dir", str(run), "--export", str(tmp_path / "agent.pt"),
+                     start_new_session=True)  # fmt: skip
+    recipe = RECIPES["trained"].scaled(0.01)
+    latest = [recipes.stage_dir(run, recipe, 0, m) / "latest.pt" for m in range(2)]
+    wait_for(lambda: all(p.exists() for p in latest), seconds=300, what="both checkpoints")
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal does: the whole process group
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err[-2000:]
+    assert "Traceback" not in err
+    assert err.rstrip().endswith("recipes: interrupted; run the same command to continue")
+    assert not members_running(run) and not (tmp_path / "agent.pt").exists()
+    assert all(checkpoint.load(p)["env_step"] > 0 for p in latest)  # kept, to continue from
 
 
 def test_scaling_keeps_every_stage_at_least_the_minimum():
@@ -82,16 +154,19 @@ def test_the_command_refuses_a_bad_scale(capsys):
 
 
 def test_another_seed_runs_and_exports_beside_the_shipped_agent(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # the default run directories are relative
     calls = []
     monkeypatch.setattr(recipes, "run_recipe", lambda *a: calls.append(a))  # returns None
-    recipes.main(["trained", "--seed", "3"])
+    recipes.main(["trained", "--seed", "3", "--jobs", "2"])
     recipes.main(["trained"])
-    recipes.main(["trained", "--seed", "3", "--run-dir", str(tmp_path), "--export", "x.pt"])
-    (seeded, run_dir, _, export), (shipped, run_dir0, _, export0), (_, mine, _, x) = calls
-    assert seeded.seed == 3 and seeded.config(0, run_dir).seed == 3000 and shipped.seed == 0
+    recipes.main(["trained", "--seed", "3", "--run-dir", "mine", "--export", "x.pt"])
+    (seeded, run_dir, _, export, jobs), (shipped, run_dir0, _, export0, _), mine = calls
+    assert seeded.seed == 3 and shipped.seed == 0 and jobs == 2
+    assert [seeded.config(0, run_dir, m).seed for m in range(2)] == [6000, 7000]
     assert run_dir == Path("runs/recipes/trained-seed3") and export == run_dir / "agent.pt"
     assert run_dir0 == Path("runs/recipes/trained") and export0 is None  # the shipped agent's
-    assert mine == tmp_path and x == Path("x.pt")
+    assert mine[1:4:2] == (Path("mine"), Path("x.pt"))
+    assert not (tmp_path / "runs/recipes/trained").exists()  # made for the lock, removed
 
 
 def test_the_command_refuses_a_negative_seed(capsys):

@@ -1,25 +1,31 @@
 """Recipes for the shipped agents: ``python -m training.recipes NAME`` (``make agents``).
 
-A recipe trains one shipped agent from scratch in stages, each a training run
-(:func:`training.train.train`) that starts from the networks of the one before
-(``--init``), evaluates the result on deals nothing was chosen on, and exports it
-(:func:`training.export.export_agent`) to ``training/agents/NAME.pt``, where agent specs
-find it. Its stages and why they are what they are: ``docs/training.md``.
+A recipe trains one shipped agent from scratch: ``members`` networks alike from
+different seeds, each in stages, every stage a training run (:func:`training.train.train`)
+that starts from the networks of the one before (``--init``). The agent is the last
+stages' best networks, as their ensemble when there are several
+(:mod:`training.ensemble`); the recipe evaluates it on deals nothing was chosen on and
+exports it to ``training/agents/NAME.pt``, where agent specs find it. Its stages and why
+they are what they are: ``docs/training.md``.
 
 Everything lands in ``--run-dir`` (default ``runs/recipes/NAME``): one run directory per
-stage, ``report.json`` (the final evaluation) and the exported agent. The command is
-resumable: run it again and finished stages are skipped, an interrupted one continues
-from its last checkpoint (``--resume``), so ``--max-minutes`` can cut a recipe into
-sessions that each lose at most one epoch. Each stage's seed is derived from the recipe's
-seed, and runs use one torch thread, so the same command gives the same weights.
+stage (under ``memberM/`` for each member of a recipe of several), ``report.json`` (the
+final evaluation) and the exported agent. Members train ``--jobs`` at a time, each in a
+process of its own (:mod:`training.members`; ``--jobs 1``: one after the other, in this
+process). The command is resumable: run it again and finished stages are skipped, an
+interrupted one continues from its last checkpoint (``--resume``), so ``--max-minutes``
+can cut a recipe into sessions that each lose at most one epoch. Each stage's seed is
+derived from the recipe's seed, and runs use one torch thread, so the same command gives
+the same weights, whatever ``--jobs``.
 
 ``--seed N`` trains the same recipe from another seed, to measure the spread across
 training seeds: by default into ``runs/recipes/NAME-seedN``, exporting to that directory's
 ``agent.pt`` (never over the shipped agent unless ``--export`` names it). A stage
 directory that holds a run of another seed is refused, not continued.
 
->>> RECIPES["trained"].rules, [s.name for s in RECIPES["trained"].stages]
-('standard', ['self-play'])
+>>> trained = RECIPES["trained"]
+>>> trained.rules, [s.name for s in trained.stages], trained.members
+('standard', ['self-play'], 2)
 >>> RECIPES["trained"].scaled(0.0001).stages[0].settings["steps"]
 4096
 """
@@ -28,19 +34,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from big2.evaluation import evaluate
-from big2.players import load_agent
+from big2.evaluation.processes import die_with_parent, stop_on_sigterm
 from big2.rules import get as get_rules
 from envs.kernels.interrupts import signals_after_compiling
-from training import checkpoint
+from training import checkpoint, export
 from training.config import Config
-from training.export import export_agent
+from training.lock import locked
+from training.members import OUT_OF_TIME, RECIPE_FILE, MemberFailed, train_in_processes
 from training.rundir import RunDirectory
 from training.train import train
 
@@ -89,15 +97,31 @@ class Recipe:
     seed: int = 0
     report_deals: int = 1000
     shared: dict[str, Any] = field(default_factory=lambda: dict(NETWORK))
+    members: int = 1  # networks trained alike from different seeds; the agent is their ensemble
 
-    def config(self, k: int, run_dir: Path) -> Config:
-        """The Config of stage ``k`` (its seed drawn from the recipe's, its init the last
-        stage's best networks)."""
+    def config(self, k: int, run_dir: Path, member: int = 0) -> Config:
+        """The Config of stage ``k`` of ``member``: its seed ``1000 (members x seed +
+        member) + k``, its init the member's previous stage's best networks."""
         stage = self.stages[k]
         settings = {**self.shared, "rules": self.rules, **stage.settings}
-        init = str(stage_dir(run_dir, self, k - 1) / "best.pt") if k else ""
-        return Config.from_dict({**settings, "seed": self.seed * 1000 + k, "init": init,
-                                 "run_dir": str(stage_dir(run_dir, self, k))})  # fmt: skip
+        init = str(stage_dir(run_dir, self, k - 1, member) / "best.pt") if k else ""
+        seed = 1000 * (self.members * self.seed + member) + k
+        return Config.from_dict({**settings, "seed": seed, "init": init,
+                                 "run_dir": str(stage_dir(run_dir, self, k, member))})  # fmt: skip
+
+    @property
+    def steps(self) -> int:
+        """The decisions one member trains, over all its stages."""
+        return sum(int(s.settings["steps"]) for s in self.stages)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> Recipe:
+        data = json.loads(text)
+        stages = tuple(Stage(s["name"], s["settings"]) for s in data.pop("stages"))
+        return cls(**data, stages=stages)
 
     def scaled(self, fraction: float) -> Recipe:
         """The same recipe with every stage's steps (and epochs) times ``fraction``, at
@@ -112,8 +136,13 @@ class Recipe:
         return replace(self, stages=tuple(map(scale, self.stages)), report_deals=4, shared=small)
 
 
-def stage_dir(run_dir: Path, recipe: Recipe, k: int) -> Path:
-    return run_dir / f"stage{k + 1}-{recipe.stages[k].name}"
+def member_dir(run_dir: Path, recipe: Recipe, member: int) -> Path:
+    """Where ``member`` trains: ``run_dir`` itself for a recipe of one network."""
+    return run_dir if recipe.members == 1 else run_dir / f"member{member}"
+
+
+def stage_dir(run_dir: Path, recipe: Recipe, k: int, member: int = 0) -> Path:
+    return member_dir(run_dir, recipe, member) / f"stage{k + 1}-{recipe.stages[k].name}"
 
 
 # Current-policy self-play: the learner in all four seats of every game, from scratch.
@@ -125,33 +154,59 @@ SELF_PLAY = Stage("self-play", {
     "opponents": ("self-all",), "steps": 8_000_000, "epoch_steps": 1_000_000,
 })  # fmt: skip
 
+# Two members, side by side on two cores, played as their ensemble: on the validation
+# deals the pair beat either member alone (docs/training.md, "The recipes' steps").
 RECIPES = {
-    "trained": Recipe("trained", "standard", (SELF_PLAY,)),
-    "trained-charlesworth": Recipe("trained-charlesworth", "charlesworth", (SELF_PLAY,)),
+    "trained": Recipe("trained", "standard", (SELF_PLAY,), members=2),
+    "trained-charlesworth": Recipe("trained-charlesworth", "charlesworth", (SELF_PLAY,), members=2),
 }
 
 
 def run_recipe(recipe: Recipe, run_dir: Path, max_minutes: float = 0.0,
-               export: Path | None = None) -> dict[str, Any] | None:  # fmt: skip
-    """Train, evaluate and export ``recipe`` in ``run_dir``; the report, or None when
+               export: Path | None = None, jobs: int = 1) -> dict[str, Any] | None:  # fmt: skip
+    """Train, evaluate and export ``recipe`` in ``run_dir``, its members ``jobs`` at a time
+    (each in a process of its own when more than one); the report, or None when
     ``max_minutes`` ran out first (run again to continue)."""
-    start = time.monotonic()
-    for k, stage in enumerate(recipe.stages):
-        cfg = recipe.config(k, run_dir)
-        left = max_minutes - (time.monotonic() - start) / 60 if max_minutes else 0.0
-        if max_minutes and left <= 0:
-            return None
-        cfg = replace(cfg, max_minutes=max(left, 1e-3) if max_minutes else 0.0)
-        print(f"{recipe.name}: stage {k + 1}/{len(recipe.stages)} ({stage.name}, "
-              f"{cfg.steps:,} decisions) in {cfg.run_dir}", file=sys.stderr)  # fmt: skip
-        if not _train_stage(cfg):
-            return None
-    report = _report(recipe, run_dir)
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if jobs == 1 or recipe.members == 1:
+        start = time.monotonic()
+        for member in range(recipe.members):
+            if not train_member(recipe, run_dir, member, _left(max_minutes, start)):
+                return None
+    elif not train_in_processes(recipe, run_dir, max_minutes, jobs):
+        return None
+    data = agent_data(recipe, run_dir)
+    report = _report(recipe, data)
     (run_dir / "report.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
     target = export or AGENTS / f"{recipe.name}.pt"
-    export_agent(stage_dir(run_dir, recipe, len(recipe.stages) - 1) / "best.pt", target)
+    checkpoint.save(target, data)
     report["exported"] = str(target)
     return report
+
+
+def _left(max_minutes: float, start: float) -> float:
+    """The minutes left of ``max_minutes`` since ``start`` (0: no limit; else at least a
+    trace, so that a budget spent is not read as none)."""
+    if not max_minutes:
+        return 0.0
+    return max(max_minutes - (time.monotonic() - start) / 60, 1e-6)
+
+
+def train_member(recipe: Recipe, run_dir: Path, member: int, max_minutes: float = 0.0) -> bool:
+    """Train (or continue) ``member``'s stages; whether all are done."""
+    start = time.monotonic()
+    for k, stage in enumerate(recipe.stages):
+        cfg = recipe.config(k, run_dir, member)
+        if max_minutes and _left(max_minutes, start) <= 1e-6:
+            return False
+        cfg = replace(cfg, max_minutes=_left(max_minutes, start))
+        who = f" member {member}" if recipe.members > 1 else ""
+        print(f"{recipe.name}{who}: stage {k + 1}/{len(recipe.stages)} ({stage.name}, "
+              f"{cfg.steps:,} decisions) in {cfg.run_dir}", file=sys.stderr)  # fmt: skip
+        if not _train_stage(cfg):
+            return False
+    return True
 
 
 def _train_stage(cfg: Config) -> bool:
@@ -171,12 +226,19 @@ def _train_stage(cfg: Config) -> bool:
     return state.env_step >= cfg.steps
 
 
-def _report(recipe: Recipe, run_dir: Path) -> dict[str, Any]:
-    """The final agent's win share and mean score against three copies of each report
+def agent_data(recipe: Recipe, run_dir: Path) -> dict[str, Any]:
+    """The recipe's agent, as the checkpoint it exports: the last stage's best networks
+    (of every member: their ensemble)."""
+    last = len(recipe.stages) - 1
+    bests = [stage_dir(run_dir, recipe, last, m) / "best.pt" for m in range(recipe.members)]
+    return export.agent_data(bests[0]) if len(bests) == 1 else export.ensemble_data(bests)
+
+
+def _report(recipe: Recipe, data: dict[str, Any]) -> dict[str, Any]:
+    """The agent's win share and mean score against three copies of each report
     opponent, on ``report_deals`` duplicate deals of :data:`REPORT_SEED`."""
-    best = stage_dir(run_dir, recipe, len(recipe.stages) - 1) / "best.pt"
     rules = get_rules(recipe.rules)
-    agent = load_agent(str(best), rules)
+    agent = checkpoint.agent_of(data, recipe.name)
     rows = []
     for name in REPORT_OPPONENTS:
         me = evaluate([agent, name, name, name], recipe.report_deals, REPORT_SEED, rules,
@@ -184,7 +246,7 @@ def _report(recipe: Recipe, run_dir: Path) -> dict[str, Any]:
         rows.append({"opponent": name, "win_share": me.win_share, "win_share_ci": me.win_share_ci,
                      "mean_score": me.mean_score, "mean_score_ci": me.mean_score_ci})  # fmt: skip
     return {"recipe": recipe.name, "rules": recipe.rules, "deals": recipe.report_deals,
-            "seed": REPORT_SEED, "results": rows}  # fmt: skip
+            "seed": REPORT_SEED, "members": recipe.members, "results": rows}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -200,22 +262,33 @@ def main(argv: list[str] | None = None) -> None:
                         "RUN_DIR/agent.pt for another --seed)")  # fmt: skip
     parser.add_argument("--scale", type=float, default=1.0,
                         help="train this fraction of every stage's steps (for trials)")  # fmt: skip
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="members trained at once, each in a process of its own "
+                             "(default: one per core)")  # fmt: skip
+    parser.add_argument("--member", type=int, help=argparse.SUPPRESS)  # training.members' child
+    parser.add_argument("--parent", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    stop_on_sigterm()  # SIGTERM unwinds like Ctrl-C: locks released, checkpoints kept
+    if args.member is not None:
+        raise SystemExit(_member_main(args))
     recipe = replace(RECIPES[args.name], seed=args.seed)
     if not 0 < args.scale <= 1:
         parser.error(f"--scale must be in (0, 1], got {args.scale}")
     if args.seed < 0:
         parser.error(f"--seed must be 0 or more, got {args.seed}")
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, got {args.jobs}")
     if args.scale < 1:
         recipe = recipe.scaled(args.scale)
     suffix = f"-seed{args.seed}" if args.seed else ""
     run_dir = Path(args.run_dir or f"runs/recipes/{recipe.name}{suffix}")
-    export = args.export or (str(run_dir / "agent.pt") if args.seed else None)
+    target = args.export or (str(run_dir / "agent.pt") if args.seed else None)
     try:
-        with signals_after_compiling():  # Ctrl-C inside numba's compiler would crash it
+        # Ctrl-C inside numba's compiler would crash it
+        with locked(run_dir, "recipe"), signals_after_compiling():
             report = run_recipe(recipe, run_dir, args.max_minutes,
-                                Path(export) if export else None)  # fmt: skip
-    except ValueError as e:
+                                Path(target) if target else None, args.jobs)  # fmt: skip
+    except (ValueError, MemberFailed) as e:  # Locked and CheckpointError included
         raise SystemExit(f"recipes: {e}") from None
     except KeyboardInterrupt:
         print("recipes: interrupted; run the same command to continue", file=sys.stderr)
@@ -228,6 +301,29 @@ def main(argv: list[str] | None = None) -> None:
               f"mean score {row['mean_score']:+.2f} ({report['deals']} deals of seed "
               f"{report['seed']})")  # fmt: skip
     print(f"exported to {report['exported']}")
+
+
+def _member_main(args: argparse.Namespace) -> int:
+    """One member's process (:mod:`training.members`): its exit status."""
+    if args.parent is not None:
+        die_with_parent(args.parent)
+    run_dir = Path(args.run_dir)
+    recipe = Recipe.from_json((run_dir / RECIPE_FILE).read_text(encoding="utf-8"))
+    if recipe.name != args.name or not 0 <= args.member < recipe.members:
+        print(f"recipes: {run_dir / RECIPE_FILE} has no member {args.member} of {args.name}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        with signals_after_compiling():
+            done = train_member(recipe, run_dir, args.member, args.max_minutes)
+    except ValueError as e:  # RunDirError and CheckpointError included
+        print(f"recipes: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("recipes: interrupted; the member continues when the recipe runs again",
+              file=sys.stderr)  # fmt: skip
+        return 130
+    return 0 if done else OUT_OF_TIME
 
 
 if __name__ == "__main__":

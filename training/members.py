@@ -1,0 +1,164 @@
+"""A recipe's members trained side by side, each in a process of its own.
+
+``python -m training.recipes NAME`` trains a recipe of several members (networks trained
+alike from different seeds, played as their ensemble) ``--jobs`` at a time, by default one
+per core. Each member runs as ``python -m training.recipes NAME --run-dir RUN --member M
+--parent PID``, which reads the recipe from ``RUN/recipe.json`` (written here: the recipe
+as last run, scale and seed included), trains that member's stages and exits 0 when they
+are done, or :data:`OUT_OF_TIME` when ``--max-minutes`` ran out first.
+
+Each member's output (its training progress bars included) goes to
+``RUN/memberM/log.txt``; the bar here counts the decisions in every member's checkpoints,
+so it moves an epoch at a time. The members' processes end with this one
+(:func:`big2.evaluation.processes.die_with_parent`). Ctrl-C here reaches them too (one
+process group) and each stops as a training run does, after its last checkpoint; this
+process waits for them, then sends SIGTERM to any still running. Running the same command
+again continues every member where it stopped.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from tqdm import tqdm
+
+from training import checkpoint
+
+if TYPE_CHECKING:
+    from training.recipes import Recipe
+
+OUT_OF_TIME = 75  # a member's exit status when --max-minutes ran out (EX_TEMPFAIL)
+RECIPE_FILE = "recipe.json"
+LOG = "log.txt"
+POLL = 2.0  # seconds between looks at the members
+GRACE = 30.0  # seconds an interrupted member has to stop on its own before SIGTERM
+
+
+class MemberFailed(RuntimeError):
+    """A member's process ended with an error; its log says what."""
+
+
+def train_in_processes(recipe: Recipe, run_dir: Path, max_minutes: float, jobs: int) -> bool:
+    """Train every member of ``recipe`` in ``run_dir``, ``jobs`` processes at a time;
+    whether all finished (False: ``max_minutes`` ran out). A member that fails raises
+    :class:`MemberFailed` with the end of its log, after the others are stopped."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / RECIPE_FILE).write_text(recipe.to_json(), encoding="utf-8")
+    progress = Progress(recipe, run_dir)
+    start = time.monotonic()
+    todo = [m for m in range(recipe.members) if not progress.finished(m)]
+    running: dict[int, tuple[subprocess.Popen[bytes], IO[bytes]]] = {}
+    bar = tqdm(total=recipe.members * recipe.steps, initial=progress.total(), desc=recipe.name,
+               unit="step", unit_scale=True, dynamic_ncols=True)  # fmt: skip
+    finished, interrupted = True, False
+    try:
+        while todo or running:
+            left = max_minutes - (time.monotonic() - start) / 60 if max_minutes else 0.0
+            while todo and len(running) < jobs and (not max_minutes or left > 0):
+                member = todo.pop(0)
+                running[member] = _start(recipe, run_dir, member, left)
+            if max_minutes and left <= 0 and todo:
+                finished, todo = False, []  # out of time before these began
+            bar.update(progress.total() - bar.n)
+            bar.set_postfix_str("running: " + ", ".join(f"member {m}" for m in running))
+            time.sleep(POLL)
+            for member, (process, log) in list(running.items()):
+                if process.poll() is None:
+                    continue
+                log.close()
+                del running[member]
+                if process.returncode == OUT_OF_TIME:
+                    finished = False
+                elif process.returncode != 0:
+                    raise MemberFailed(_failure(run_dir, recipe, member, process.returncode))
+        bar.update(progress.total() - bar.n)
+    except KeyboardInterrupt:
+        interrupted = True  # Ctrl-C reached the members too: they stop on their own
+        raise
+    finally:
+        _stop(running, GRACE if interrupted else 0.0)
+        bar.close()
+    return finished
+
+
+def member_command(recipe: Recipe, run_dir: Path, member: int, max_minutes: float) -> list[str]:
+    """The command line that trains ``member`` (its parent: this process)."""
+    return [sys.executable, "-m", "training.recipes", recipe.name, "--run-dir", str(run_dir),
+            "--member", str(member), "--parent", str(os.getpid()),
+            "--max-minutes", repr(max(max_minutes, 0.0))]  # fmt: skip
+
+
+def log_path(run_dir: Path, member: int) -> Path:
+    return run_dir / f"member{member}" / LOG
+
+
+def _start(
+    recipe: Recipe, run_dir: Path, member: int, max_minutes: float
+) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
+    path = log_path(run_dir, member)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    log = path.open("ab")  # every attempt's output
+    command = member_command(recipe, run_dir, member, max_minutes)
+    return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT), log
+
+
+def _failure(run_dir: Path, recipe: Recipe, member: int, code: int) -> str:
+    path = log_path(run_dir, member)
+    tail = path.read_text(encoding="utf-8", errors="replace")[-600:].strip()
+    return f"{recipe.name} member {member} failed (exit status {code}); {path} ends:\n{tail}"
+
+
+def _stop(running: dict[int, tuple[subprocess.Popen[bytes], IO[bytes]]], grace: float) -> None:
+    """Give the members still running ``grace`` seconds to stop on their own, then
+    SIGTERM them (they unwind and keep their last checkpoint); close their logs."""
+    deadline = time.monotonic() + grace
+    for process, _ in running.values():
+        try:
+            process.wait(timeout=max(deadline - time.monotonic(), 0.01))
+        except subprocess.TimeoutExpired:
+            process.terminate()
+    for process, log in running.values():
+        try:
+            process.wait(timeout=GRACE)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+class Progress:
+    """The decisions trained by every member, read from their stages' checkpoints (each
+    read again only when its file changes)."""
+
+    def __init__(self, recipe: Recipe, run_dir: Path) -> None:
+        self.stages = {m: [recipe.config(k, run_dir, m) for k in range(len(recipe.stages))]
+                       for m in range(recipe.members)}  # fmt: skip
+        self.seen: dict[Path, tuple[int, int]] = {}  # path -> (mtime, decisions)
+
+    def total(self) -> int:
+        """The decisions in every member's checkpoints."""
+        configs = [cfg for stages in self.stages.values() for cfg in stages]
+        return sum(self._decisions(Path(cfg.run_dir) / "latest.pt") for cfg in configs)
+
+    def finished(self, member: int) -> bool:
+        """Whether ``member`` has trained every stage's steps."""
+        return all(self._decisions(Path(cfg.run_dir) / "latest.pt") >= cfg.steps
+                   for cfg in self.stages[member])  # fmt: skip
+
+    def _decisions(self, path: Path) -> int:
+        try:
+            mtime = path.stat().st_mtime_ns
+        except FileNotFoundError:
+            return 0
+        if path not in self.seen or self.seen[path][0] != mtime:
+            try:
+                steps = int(checkpoint.load(path)["env_step"])
+            except checkpoint.CheckpointError:  # being replaced: count it next time
+                return self.seen.get(path, (0, 0))[1]
+            self.seen[path] = (mtime, steps)
+        return self.seen[path][1]
