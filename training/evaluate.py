@@ -14,6 +14,10 @@ the search.
 for a network alone (no ``+search``): minutes become seconds. Against greedy and
 heuristic players it plays the arena's games; random players draw other cards to play
 than the arena's, so those results differ deal by deal but not in distribution.
+
+``--baseline SPEC`` plays another agent on the same deals and prints the difference
+(checkpoint minus baseline), deal by deal, with its 95% interval: a paired comparison,
+far tighter than two intervals side by side.
 """
 
 from __future__ import annotations
