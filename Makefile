@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # one pytest-xdist worker per core, at most 4 (each holds torch and numba's kernels): the
-# whole suite in 10-13 minutes on 2 cores (AMD EPYC), where one process took about 20
+# whole suite in 12-15 minutes on 2 cores (AMD EPYC), where one process took about 20
 # (TEST_WORKERS=0 runs it in one process)
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
 test: $(STAMP)

@@ -57,40 +57,34 @@ def two_epochs(recipe: recipes.Recipe) -> recipes.Recipe:
 
 
 @pytest.mark.slow
-def test_a_recipe_cut_short_continues_to_the_same_weights(tmp_path):
+def test_a_recipe_cut_short_continues_to_the_same_weights_in_processes(tmp_path):
+    """Whole in one process; cut in one process (member 0 after its first epoch, member 1
+    not begun), then continued with the members in processes of their own: the same
+    weights and results."""
     recipe = two_epochs(RECIPES["trained"].scaled(TINY))
     whole = run_recipe(recipe, tmp_path / "whole", export=tmp_path / "whole.pt")
     cut = run_recipe(recipe, tmp_path / "cut", max_minutes=1e-4, export=tmp_path / "cut.pt")
     assert whole is not None and cut is None and not (tmp_path / "cut.pt").exists()
-    latest = recipes.stage_dir(tmp_path / "cut", recipe, len(recipe.stages) - 1) / "latest.pt"
-    assert torch.load(latest, weights_only=True)["epoch"] == 1  # cut after its first epoch
-    again = run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt")
-    assert again is not None and torch.load(latest, weights_only=True)["epoch"] == 2
+    latest = [recipes.stage_dir(tmp_path / "cut", recipe, 0, m) / "latest.pt" for m in (0, 1)]
+    assert torch.load(latest[0], weights_only=True)["epoch"] == 1  # cut after its first epoch
+    assert not latest[1].exists()
+    again = run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt", jobs=2)
+    assert again is not None and torch.load(latest[0], weights_only=True)["epoch"] == 2
     a, b = (torch.load(tmp_path / f, weights_only=True)["state"] for f in ("whole.pt", "cut.pt"))
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
     assert again["results"] == whole["results"]
-    stamp = latest.stat().st_mtime_ns
-    assert run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt") is not None
-    assert latest.stat().st_mtime_ns == stamp  # a finished stage is not trained again
-    with pytest.raises(ValueError, match="holds a run of seed 0, not this recipe's 2000"):
-        run_recipe(replace(recipe, seed=1), tmp_path / "cut", export=tmp_path / "other.pt")
-    assert latest.stat().st_mtime_ns == stamp and not (tmp_path / "other.pt").exists()
-
-
-@pytest.mark.slow
-def test_members_in_processes_train_the_weights_they_train_in_one(tmp_path):
-    recipe = RECIPES["trained"].scaled(TINY)
-    one = run_recipe(recipe, tmp_path / "one", export=tmp_path / "one.pt")
-    two = run_recipe(recipe, tmp_path / "two", export=tmp_path / "two.pt", jobs=2)
-    a, b = (torch.load(tmp_path / f, weights_only=True)["state"] for f in ("one.pt", "two.pt"))
-    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
-    assert one is not None and two is not None and one["results"] == two["results"]
-    logs = [members.log_path(tmp_path / "two", m) for m in range(recipe.members)]
+    logs = [members.log_path(tmp_path / "cut", m) for m in (0, 1)]
     for m, log in enumerate(logs):  # each member's process wrote its own log
         assert f"trained member {m}: stage 1/1 (self-play" in log.read_text()
-    sizes = [log.stat().st_size for log in logs]
-    again = run_recipe(recipe, tmp_path / "two", export=tmp_path / "two.pt", jobs=2)
-    assert again == two and [log.stat().st_size for log in logs] == sizes  # none restarted
+    stamps, sizes = [p.stat().st_mtime_ns for p in latest], [p.stat().st_size for p in logs]
+    for jobs in (1, 2):  # finished members are not trained again, nor started
+        assert run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt", jobs=jobs)
+    assert [p.stat().st_mtime_ns for p in latest] == stamps
+    assert [p.stat().st_size for p in logs] == sizes
+    with pytest.raises(ValueError, match="holds a run of seed 0, not this recipe's 2000"):
+        run_recipe(replace(recipe, seed=1), tmp_path / "cut", export=tmp_path / "other.pt")
+    assert [p.stat().st_mtime_ns for p in latest] == stamps
+    assert not (tmp_path / "other.pt").exists()
 
 
 @pytest.mark.slow
