@@ -128,6 +128,19 @@ ARCHITECTURE = ("algo", "observer", "actions", "rules", "hidden", "action_head",
                 "plan_features", "reply_features", "action_context", "body")  # fmt: skip
 
 
+def architecture_differences(theirs: dict[str, Any], ours: dict[str, Any], where: str) -> list[str]:
+    """Each :data:`ARCHITECTURE` setting in which config ``theirs`` differs from ``ours``,
+    as ``"key: THEIRS there, OURS WHERE"`` (settings older checkpoints lack: their values).
+
+    >>> small, large = Config(hidden=(8,)).to_dict(), Config(hidden=(16,)).to_dict()
+    >>> architecture_differences(small, large, "here")
+    ['hidden: [8] there, [16] here']
+    """
+    return [f"{k}: {checkpoint.setting(theirs, k)!r} there, {checkpoint.setting(ours, k)!r} "
+            f"{where}" for k in ARCHITECTURE
+            if checkpoint.setting(theirs, k) != checkpoint.setting(ours, k)]  # fmt: skip
+
+
 def load_init(cfg: Config, algorithm: PPO | DQN) -> None:
     """Load the networks of checkpoint ``cfg.init`` into ``algorithm`` (not its optimizer).
 
@@ -138,15 +151,10 @@ def load_init(cfg: Config, algorithm: PPO | DQN) -> None:
     """
     try:
         data = checkpoint.load(cfg.init)
-        checkpoint.network_from(data, cfg.init)  # an ensemble raises: a run trains one network
+        checkpoint.require_one_network(data, cfg.init)  # a run trains one network
     except checkpoint.CheckpointError as e:
         raise ValueError(f"--init: {e}") from None
-    saved, mine = data["config"], cfg.to_dict()
-    differ = [
-        f"{k}: {checkpoint.setting(saved, k)!r} there, {mine[k]!r} here"
-        for k in ARCHITECTURE
-        if checkpoint.setting(saved, k) != mine[k]
-    ]
+    differ = architecture_differences(data["config"], cfg.to_dict(), "here")
     if differ:
         raise ValueError(f"--init {cfg.init} was trained with other networks ({'; '.join(differ)})")
     state = algorithm.state_dict()

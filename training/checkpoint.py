@@ -104,9 +104,11 @@ def actor_from(data: dict[str, Any]) -> Actor:
     """The acting network of a checkpoint (PPO's actor or DQN's Q-network, or the
     :class:`~training.ensemble.Ensemble` of an ensemble's members), in eval mode."""
     cfg = config_of(data)
-    net: Actor = make_actor(cfg, MaskedActor if cfg.algo == "ppo" else QNet)
+    net: Actor
     if data.get("members"):
         net = Ensemble([make_actor(cfg) for _ in range(data["members"])])
+    else:
+        net = make_actor(cfg, MaskedActor if cfg.algo == "ppo" else QNet)
     prefix = "policy.actor." if cfg.algo == "ppo" else "policy.model."
     weights = {k[len(prefix) :]: v for k, v in data["state"].items() if k.startswith(prefix)}
     try:
@@ -118,7 +120,16 @@ def actor_from(data: dict[str, Any]) -> Actor:
 
 def network_from(data: dict[str, Any], name: Path | str) -> MaskedActor:
     """The one acting network of checkpoint ``name`` (its loaded ``data``), for what trains
-    it further; an ensemble raises :class:`CheckpointError` naming its members' runs."""
+    it further; an ensemble raises (:func:`require_one_network`)."""
+    require_one_network(data, name)
+    net = actor_from(data)
+    assert isinstance(net, MaskedActor)
+    return net
+
+
+def require_one_network(data: dict[str, Any], name: Path | str) -> None:
+    """Raise :class:`CheckpointError` if checkpoint ``name`` (its loaded ``data``) is an
+    ensemble, saying how to export one of its members."""
     if data.get("members"):
         runs = ", ".join(str(r["run_dir"]) for r in data.get("member_runs", []))
         raise CheckpointError(
@@ -126,9 +137,6 @@ def network_from(data: dict[str, Any], name: Path | str) -> MaskedActor:
             f"one with 'python -m training.export {name} --member 0 member0.pt' and name "
             f"that (the members' runs: {runs})"
         )
-    net = actor_from(data)
-    assert isinstance(net, MaskedActor)
-    return net
 
 
 def agent_loader(name: str, rules: Rules) -> PolicyAgent | None:

@@ -221,7 +221,7 @@ def distill(settings: Settings) -> dict[str, Any]:
     ``epoch`` is the passes done)."""
     settings.check()
     data = checkpoint.load(settings.source)  # a missing or broken file raises, saying why
-    checkpoint.network_from(data, settings.source)  # an ensemble raises: this fits one network
+    checkpoint.require_one_network(data, settings.source)  # this fits one network
     run_dir = Path(settings.run_dir)
     fresh = not (run_dir / SETTINGS).is_file()
     with RunDirectory(run_dir).claim(fresh=fresh), torch_threads(settings.threads):

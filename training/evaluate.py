@@ -85,15 +85,14 @@ def play_deals(spec: AgentSpec, agent: Agent, rules: Rules, args: argparse.Names
     """``agent`` against three ``args.opponents`` players on the duplicate deals of
     ``args.seed``, in ``args.engine``: the summary, and the agent's (wins, total score) of
     each deal."""
-    opponent = args.opponents
     if args.engine == "compiled":
         if spec.search or not isinstance(agent, checkpoint.NetworkAgent):
             raise ValueError(f"--engine compiled plays a network alone; {spec} is not one "
                              f"(leave out +search, or use --engine arena)")  # fmt: skip
         cfg = replace(agent.cfg, eval_engine="compiled")
-        mine = learner_results(cfg, agent.net, opponent, args.deals, args.seed)
+        mine = learner_results(cfg, agent.net, args.opponents, args.deals, args.seed)
         return summarise([agent.name], [[r] for r in mine], args.seed, rules), mine
-    players = [agent, *(load_agent(opponent, rules) for _ in range(3))]
+    players = [agent, *(load_agent(args.opponents, rules) for _ in range(3))]
     per_deal = deal_results(players, args.deals, args.seed, rules, progress=not args.json,
                             backend=backend)  # fmt: skip
     result = summarise(display_names(players), per_deal, args.seed, rules)

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from training import checkpoint
-from training.build import ARCHITECTURE
-from training.checkpoint import CheckpointError, setting
+from training.build import architecture_differences
+from training.checkpoint import CheckpointError
 
 ACTING = ("policy.actor.", "policy.model.")
 ACTOR = ACTING[0]  # PPO's: the only acting weights an ensemble combines
@@ -28,7 +28,12 @@ ACTOR = ACTING[0]  # PPO's: the only acting weights an ensemble combines
 
 def export_agent(source: Path | str, target: Path | str) -> int:
     """Write the playing part of checkpoint ``source`` to ``target``; its size in bytes."""
-    checkpoint.save(target, agent_data(source))
+    return write(target, agent_data(source))
+
+
+def write(target: Path | str, data: dict[str, Any]) -> int:
+    """Save checkpoint ``data`` to ``target``; its size in bytes."""
+    checkpoint.save(target, data)
     return Path(target).stat().st_size
 
 
@@ -41,8 +46,7 @@ def agent_data(source: Path | str) -> dict[str, Any]:
 
 def export_ensemble(sources: Sequence[Path | str], target: Path | str) -> int:
     """Write the ensemble of the checkpoints ``sources`` to ``target``; its size in bytes."""
-    checkpoint.save(target, ensemble_data(sources))
-    return Path(target).stat().st_size
+    return write(target, ensemble_data(sources))
 
 
 def ensemble_data(sources: Sequence[Path | str]) -> dict[str, Any]:
@@ -92,9 +96,7 @@ def _check_member(source: Path | str, data: dict[str, Any], first: Path | str,
         raise CheckpointError(f"{source} is an ensemble already: name its members instead")
     if checkpoint.config_of(data).algo != "ppo":
         raise CheckpointError(f"{source} is a DQN checkpoint: only PPO policies combine")
-    mine, theirs = data["config"], first_config
-    differ = [f"{k}: {setting(mine, k)!r} there, {setting(theirs, k)!r} in {first}"
-              for k in ARCHITECTURE if setting(mine, k) != setting(theirs, k)]  # fmt: skip
+    differ = architecture_differences(data["config"], first_config, f"in {first}")
     if differ:
         raise CheckpointError(f"{source} has another architecture ({'; '.join(differ)})")
 
@@ -109,8 +111,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--member takes one ensemble, not several checkpoints")
     try:
         if args.member is not None:
-            checkpoint.save(args.target, member_data(args.source[0], args.member))
-            size = Path(args.target).stat().st_size
+            size = write(args.target, member_data(args.source[0], args.member))
         elif len(args.source) == 1:
             size = export_agent(args.source[0], args.target)
         else:
