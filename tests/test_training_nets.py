@@ -53,14 +53,15 @@ def test_trim_keeps_every_legal_column():
     assert trim(np.full((2, 4), -1)).shape == (2, 1)
 
 
+@pytest.mark.parametrize("head", ["mlp", "fused"])
 @pytest.mark.parametrize("rest", [False, True])
 @pytest.mark.parametrize("actions", ["catalog", "hand"])
-def test_masked_actor_scores_legal_positions_and_pads_the_rest(rest, actions):
+def test_masked_actor_scores_legal_positions_and_pads_the_rest(rest, actions, head):
     codec = codecs.make(actions)
     features = action_features(codec)
     if actions == "catalog":
         assert features is not None and features.shape == (codec.n, 52 + 10 + 1)
-    actor = MaskedActor(observers.make("simple"), codec.n, (16,), features, "mlp", rest)
+    actor = MaskedActor(observers.make("simple"), codec.n, (16,), features, head, rest)
     obs = np.random.default_rng(0).random((2, 161), dtype=np.float32)
     legal = np.array([[0, 5, codec.n - 1, -1], [9, -1, -1, -1]])
     scores = actor.scores(obs, legal)
@@ -136,6 +137,35 @@ def test_with_context_a_move_is_scored_knowing_the_other_legal_moves():
     assert scores[0, 2] == ILLEGAL
     plain = MaskedActor(observers.make("simple"), codec.n, (16,), action_features(codec), "mlp")
     assert plain.scorer is not None and plain.scorer.context is None
+
+
+@pytest.mark.parametrize("context", [False, True])
+def test_the_fused_head_reads_state_and_move_together(context):
+    codec = codecs.make("catalog")
+    torch.manual_seed(0)
+    actor = MaskedActor(observers.make("simple"), codec.n, (16,), action_features(codec),
+                        "fused", context=context)  # fmt: skip
+    scorer = actor.scorer
+    assert scorer is not None and scorer.fused
+    assert not hasattr(scorer, "state") and not hasattr(scorer, "bias")  # no unused layers
+    assert (scorer.action is not None) == context  # action embeddings only to pool them
+    first = scorer.joint[0]  # the body's output (16) beside the move's features (63)
+    assert isinstance(first, torch.nn.Linear) and first.in_features == 16 + 52 + 10 + 1
+    rng = np.random.default_rng(0)
+    obs = rng.random((2, 161), dtype=np.float32)
+    legal = np.array([[0, 5, 9], [0, 5, 9]])
+    scores = actor.scores(obs, legal)
+    assert not torch.allclose(scores[0], scores[1])  # the state changes every move's score
+    # and a gradient reaches the body through every move's score
+    actor.zero_grad()
+    legal_distribution(scores).log_prob(torch.tensor([1, 2])).sum().backward()
+    assert all(p.grad is not None and p.grad.abs().sum() > 0 for p in actor.body.parameters())
+
+
+def test_an_unknown_action_head_is_refused_by_name():
+    codec = codecs.make("catalog")
+    with pytest.raises(ValueError, match=r"action head must be one of .*'fused'.*got 'deep'"):
+        MaskedActor(observers.make("simple"), codec.n, (16,), action_features(codec), "deep")
 
 
 def test_pooling_takes_the_mean_and_maximum_of_each_row():

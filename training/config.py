@@ -38,7 +38,7 @@ EVAL_ENGINES = ("arena", "compiled")
 
 SELF, SELF_ALL = "self", "self-all"
 DEVICES = ("auto", "cpu", "cuda")
-ACTION_HEADS = ("dot", "mlp")
+ACTION_HEADS = ("dot", "mlp", "fused")
 # what a resumed run may change: how long and where it runs, never what it learns
 RESUME_CHANGES = ("steps", "max_minutes", "device", "threads", "backend", "ray_address")
 STUDY_ONLY = ("upper_bound",)  # fields only training.ablation sets: not command-line flags
@@ -129,7 +129,9 @@ class Config:
     body: str = option("auto", "network", "how the actor reads its observation: auto (a CNN "
                        "over card planes, else an MLP) or gru (a GRU over the observer's move "
                        "history, as in 'history', then the MLP)", choices=BODIES)  # fmt: skip
-    action_head: str = option("dot", "network", "how actions are scored from their features",
+    action_head: str = option("dot", "network", "how actions are scored from their features: "
+                              "dot, mlp (over the state's and the move's embeddings) or fused "
+                              "(over the body's output and the move's features)",
                               choices=ACTION_HEADS)  # fmt: skip
     action_rest: bool = option(True, "network", "score actions with features of what they "
                                "leave in the hand")  # fmt: skip

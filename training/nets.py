@@ -90,7 +90,13 @@ def action_features(codec: Any) -> np.ndarray | None:
 
 
 class ActionScorer(nn.Module):
-    """Scores legal actions: ``<state embedding, embedding of the action's features>``.
+    """Scores legal actions from the state and each action's features.
+
+    Heads: ``dot``, the dot product of a state embedding and an embedding of the action's
+    features (plus a bias from the features); ``mlp``, a hidden layer over those two
+    embeddings side by side; ``fused``, an MLP of two hidden layers over the body's
+    output and the action's raw features side by side, so state and action meet at the
+    first layer (as DouZero's Q-network reads state and move together).
 
     For the catalog codec an action's meaning is fixed, so it is described by features
     (its 52 cards, its category, a pass flag; optionally what it leaves in the hand and
@@ -116,23 +122,33 @@ class ActionScorer(nn.Module):
     ) -> None:
         super().__init__()
         if head not in ACTION_HEADS:
-            raise ValueError(f"action head must be 'dot' or 'mlp', got {head!r}")
+            raise ValueError(f"action head must be one of {ACTION_HEADS}, got {head!r}")
         self.hand, self.plan = hand, bool(plan)
         n_features = features.shape[1] + (REST_FEATURES if hand is not None else 0) + len(plan)
         # derived from the codec, so not saved in checkpoints (persistent=False)
         self.register_buffer("features", torch.as_tensor(features), persistent=False)
         self.register_buffer("plan_scale", torch.tensor(tuple(plan)), persistent=False)
-        self.state = nn.Linear(width, embed)
-        self.action = nn.Sequential(nn.Linear(n_features, embed), nn.ReLU(),
-                                    nn.Linear(embed, embed))  # fmt: skip
-        self.bias = nn.Linear(n_features, 1)
-        self.context = nn.Linear(2 * embed, embed) if context else None
-        # "mlp": score = MLP([state embedding, action embedding]); "dot": their dot product
-        self.joint = (
-            nn.Sequential(nn.Linear(2 * embed, embed), nn.ReLU(), nn.Linear(embed, 1))
-            if head == "mlp"
+        self.fused = head == "fused"
+        # the actions' embeddings: what "dot" and "mlp" score, and what the context pools
+        self.action = (
+            nn.Sequential(nn.Linear(n_features, embed), nn.ReLU(), nn.Linear(embed, embed))
+            if context or not self.fused
             else None
         )
+        # the state's width where it meets the actions: the body's own for "fused"
+        state = width if self.fused else embed
+        self.context = nn.Linear(2 * embed, state) if context else None
+        self.joint: nn.Module | None = None
+        if self.fused:
+            self.joint = nn.Sequential(nn.Linear(width + n_features, 2 * embed), nn.ReLU(),
+                                       nn.Linear(2 * embed, embed), nn.ReLU(),
+                                       nn.Linear(embed, 1))  # fmt: skip
+        else:
+            self.state = nn.Linear(width, embed)
+            self.bias = nn.Linear(n_features, 1)
+            if head == "mlp":
+                self.joint = nn.Sequential(nn.Linear(2 * embed, embed), nn.ReLU(),
+                                           nn.Linear(embed, 1))  # fmt: skip
 
     def forward(
         self, hidden: torch.Tensor, legal: torch.Tensor, obs: torch.Tensor, plan: Any = None
@@ -147,17 +163,29 @@ class ActionScorer(nn.Module):
             picked = to_tensor(np.asarray(plan)[:, : legal.shape[1]], f.device)[rows, slots]
             scale: torch.Tensor = self.plan_scale  # type: ignore[assignment]
             f = torch.cat([f, picked * scale], -1)
-        state, action = self.state(hidden), self.action(f)
-        if self.context is not None:
-            state = state + self.context(pooled(action, rows, len(legal)))
-        state = state[rows]
-        if self.joint is not None:
-            scores = self.joint(torch.cat([state, action], -1)).squeeze(-1)
-        else:
-            scores = (state * action).sum(-1) + self.bias(f).squeeze(-1)
+        scores = self._score(hidden, f, rows, len(legal))
         out = torch.full(legal.shape, ILLEGAL, dtype=scores.dtype, device=scores.device)
         out[rows, slots] = scores
         return out
+
+    def _score(self, hidden: torch.Tensor, f: torch.Tensor, rows: torch.Tensor,
+               n_rows: int) -> torch.Tensor:  # fmt: skip
+        """(N,) scores of the N legal actions with features ``f`` (action i of row
+        ``rows[i]``) from the body's (B, width) output ``hidden``."""
+        action = None if self.action is None else self.action(f)
+        state = hidden if self.fused else self.state(hidden)
+        if self.context is not None:
+            assert action is not None
+            state = state + self.context(pooled(action, rows, n_rows))
+        state = state[rows]
+        if self.fused:
+            assert self.joint is not None
+            return self.joint(torch.cat([state, f], -1)).squeeze(-1)  # type: ignore[no-any-return]
+        assert action is not None
+        if self.joint is not None:
+            return self.joint(torch.cat([state, action], -1)).squeeze(-1)  # type: ignore[no-any-return]
+        dot: torch.Tensor = (state * action).sum(-1) + self.bias(f).squeeze(-1)
+        return dot
 
 
 def pooled(items: torch.Tensor, rows: torch.Tensor, n_rows: int) -> torch.Tensor:
