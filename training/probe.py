@@ -12,7 +12,7 @@ Plays a network on the duplicate deals of the compiled engine (as ``training.eva
   inputs look like real ones but belong to another game.
 
 The moves' features keep reading the real position (what a move leaves is read off
-the real hand), so the two replacements take away exactly what the state path adds. A
+the real hand), so the two replacements change only what the state path reads. A
 policy whose win share barely moves without its observation plays on its moves'
 features alone: an observer study of such policies cannot tell observers apart, however
 many deals it plays. Each row prints the win share against three copies of each
