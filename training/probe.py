@@ -41,8 +41,10 @@ from typing import Any
 import torch
 from torch import nn
 
-from big2.evaluation.stats import mean, normal_ci
+from big2.evaluation import summarise
+from big2.rules import get as get_rules
 from training import checkpoint
+from training.config import Config
 from training.ensemble import Actor, Ensemble
 from training.evaluate import paired
 from training.loop import learner_results
@@ -91,19 +93,21 @@ def probe(
     rows = []
     for opponent in opponents:
         base = learner_results(cfg, agent.net, opponent, deals, seed)
-        rows.append(_row(opponent, AS_IS, base, None))
+        rows.append(_row(cfg, seed, opponent, AS_IS, base, None))
         for how in REPLACEMENTS:
             with observation_replaced(agent.net, how, seed):
                 results = learner_results(cfg, agent.net, opponent, deals, seed)
-            rows.append(_row(opponent, how, results, base))
+            rows.append(_row(cfg, seed, opponent, how, results, base))
     return rows
 
 
-def _row(opponent: str, how: str, results: list[tuple[int, int]],
+def _row(cfg: Config, seed: int, opponent: str, how: str, results: list[tuple[int, int]],
          base: list[tuple[int, int]] | None) -> dict[str, Any]:  # fmt: skip
-    shares = [wins / 4 for wins, _ in results]
-    row = {"opponent": opponent, "observation": how, "win_share": mean(shares),
-           "win_share_ci": normal_ci(shares)}  # fmt: skip
+    """The row of one way of reading: the arena's summary of ``results`` and, given the
+    ``as is`` results ``base``, the paired difference from them."""
+    me = summarise([how], [[r] for r in results], seed, get_rules(cfg.rules)).agents[0]
+    row = {"opponent": opponent, "observation": how, "win_share": me.win_share,
+           "win_share_ci": me.win_share_ci}  # fmt: skip
     if base is not None:
         difference = paired(results, base)
         row |= {"difference": difference["win_share"], "difference_ci": difference["win_share_ci"]}
