@@ -5,6 +5,7 @@ interrupts those command lines."""
 from __future__ import annotations
 
 import signal
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -99,3 +100,21 @@ def test_handlers_are_given_back_and_an_ignored_signal_stays_ignored():
     with signals_after_compiling():
         assert signal.getsignal(signal.SIGINT) is not previous
     assert signal.getsignal(signal.SIGINT) is previous
+
+
+class InterruptedWhileFinalised:
+    """Sends Ctrl-C to this process from its finalizer and runs on there, as llvmlite's
+    finalizers do when the garbage collector calls them mid-training."""
+
+    def __del__(self) -> None:
+        signal.raise_signal(signal.SIGINT)  # the handler runs inside this __del__
+        sum(range(1000))
+
+
+def test_ctrl_c_that_lands_in_a_finalizer_is_not_lost():
+    # Python ignores an exception raised in __del__: the first delivery cannot stop the
+    # program, so the signal comes again once the finalizer is over
+    with signals_after_compiling(), pytest.raises(KeyboardInterrupt):
+        InterruptedWhileFinalised()  # finalised at once: nothing refers to it
+        time.sleep(5)
+        pytest.fail("the interrupt was lost in the finalizer")
