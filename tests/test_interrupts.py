@@ -16,6 +16,15 @@ from numba.core import event
 from envs.kernels.interrupts import COMPILE, signals_after_compiling
 
 
+@pytest.fixture(autouse=True)
+def ctrl_c_raises() -> Iterator[None]:
+    """Ctrl-C raising KeyboardInterrupt, as in a terminal, even where pytest inherited it
+    ignored (started in the background of a non-interactive shell)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 class SignalAtCompileStart(event.Listener):
     """Sends ``signum`` to this process as each compilation starts."""
 

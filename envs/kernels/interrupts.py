@@ -16,6 +16,7 @@ and training would run on. Such a signal is sent again a moment later
 handler runs at once, as usual.
 
 >>> import signal
+>>> _ = signal.signal(signal.SIGINT, signal.default_int_handler)  # Python's own Ctrl-C
 >>> with signals_after_compiling():
 ...     signal.getsignal(signal.SIGINT) is signal.default_int_handler
 False
