@@ -37,6 +37,9 @@ from tianshou.data import Batch, VectorReplayBuffer
 from envs.decisions import Decisions
 from training.ensemble import Actor
 from training.nets import MaskedActor, legal_distribution, torch_threads
+from training.tianshou_kernels import cache_kernels
+
+cache_kernels()  # Tianshou's buffer kernels: compiled once per machine, not per process
 
 
 @dataclass
