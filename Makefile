@@ -15,9 +15,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,distributed,examples]'
 	touch $(STAMP)
 
-# one pytest-xdist worker per core, at most 4 (each holds torch and numba's kernels): the
-# whole suite in 12-15 minutes on 2 cores (AMD EPYC), where one process took about 20
-# (TEST_WORKERS=0 runs it in one process)
+# one pytest-xdist worker per core, at most 4 (each holds torch and numba's kernels): on
+# a clean clone, set-up included, 637 s on 2 cores (Intel Xeon, 2026-11-27; 560 s of it
+# pytest, whose first tests compile numba's kernels) (TEST_WORKERS=0: one process)
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
