@@ -35,8 +35,12 @@ MODULES: tuple[ModuleType, ...] = (algorithm_base, manager, segtree)
 
 @cache  # once per process
 def cache_kernels() -> None:
-    """Turn numba's on-disk cache on for every numba function in :data:`MODULES`."""
+    """Turn numba's on-disk cache on for every numba function in :data:`MODULES` (where
+    numba finds no writable place for a cache, they compile in every process, as before)."""
     for module in MODULES:
         for kernel in vars(module).values():
             if isinstance(kernel, Dispatcher):
-                kernel.enable_caching()
+                try:
+                    kernel.enable_caching()
+                except RuntimeError:  # numba: "cannot cache function ...: no locator available"
+                    continue
