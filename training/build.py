@@ -37,9 +37,6 @@ from training.nets import (
     store_width,
 )
 from training.rollout import SnapshotPolicy
-from training.tianshou_kernels import cache_kernels
-
-cache_kernels()  # Tianshou's GAE and n-step kernels: compiled once per machine, not per process
 
 
 def device_of(cfg: Config) -> torch.device:

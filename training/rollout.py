@@ -39,7 +39,9 @@ from training.ensemble import Actor
 from training.nets import MaskedActor, legal_distribution, torch_threads
 from training.tianshou_kernels import cache_kernels
 
-cache_kernels()  # Tianshou's buffer kernels: compiled once per machine, not per process
+# Tianshou's buffer kernels, and its GAE and n-step kernels that the policies built in
+# training.build (which imports this module) compile: once per machine, not per process
+cache_kernels()
 
 
 @dataclass

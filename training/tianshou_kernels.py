@@ -12,7 +12,7 @@ cache on for them, as ``cache=True`` does for this project's kernels (``envs/ker
 the first process compiles and writes them next to Tianshou's sources (or in numba's
 user-wide cache directory where those are read-only), later ones load them. Numba checks
 each cache entry against its source file's time stamp, so an upgraded Tianshou compiles
-again. The modules that build policies and buffers call it on import.
+again. ``training.rollout`` calls it on import, before any policy or buffer is built.
 
 >>> from tianshou.data.buffer import manager
 >>> cache_kernels()
