@@ -8,6 +8,7 @@ import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any, ClassVar
 
 import numba
 import pytest
@@ -127,3 +128,35 @@ def test_ctrl_c_that_lands_in_a_finalizer_is_not_lost():
         InterruptedWhileFinalised()  # finalised at once: nothing refers to it
         time.sleep(5)
         pytest.fail("the interrupt was lost in the finalizer")
+
+
+class CompilingAgent:
+    """An agent whose first move compiles a fresh kernel, a Ctrl-C arriving as each of its
+    compilations starts (``big2 arena --agents test_interrupts:CompilingAgent ...``)."""
+
+    kernels: ClassVar[list[Any]] = []  # every kernel an instance compiled, for the test to read
+
+    def act(self, view, legal_moves):  # type: ignore[no-untyped-def]
+        kernel = fresh_kernel()
+        CompilingAgent.kernels.append(kernel)
+        listener = SignalAtCompileStart(signal.SIGINT)
+        event.register(COMPILE, listener)
+        try:
+            kernel(1)
+        finally:
+            event.unregister(COMPILE, listener)
+        return legal_moves[0]
+
+
+def test_the_big2_command_line_holds_ctrl_c_until_a_compilation_ends(capsys):  # type: ignore[no-untyped-def]
+    from big2.app.cli import main
+
+    CompilingAgent.kernels.clear()
+    with pytest.raises(SystemExit) as exit_:
+        main(["arena", "--agents", "test_interrupts:CompilingAgent", "heuristic", "heuristic",
+              "heuristic", "--deals", "1"])  # fmt: skip
+    assert exit_.value.code == 130  # the command line's Ctrl-C, not a crash in numba
+    assert len(CompilingAgent.kernels) == 1  # stopped at its first move
+    kernel = CompilingAgent.kernels[0]
+    assert len(kernel.overloads) == 1 and kernel(1) == 3
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # given back

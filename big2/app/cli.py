@@ -13,8 +13,10 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from big2 import rules as R
@@ -186,19 +188,34 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+@contextmanager
+def installed_guards() -> Iterator[None]:
+    """Inside every context manager that installed packages register under
+    ``big2.guards``, for a command to run in.
+
+    The game knows nothing of what plugins bring with them; ``envs`` registers
+    ``signals_after_compiling``, so that a Ctrl-C landing while numba compiles a kernel
+    (the first ``+search`` decision after an install, say) waits for the compilation to
+    end instead of crashing the process. ``arena``, ``play`` and ``serve`` run inside them;
+    ``demo`` and ``replay``, which run no agent of a plugin's, start without importing
+    them.
+    """
+    with ExitStack() as guards:
+        for entry in entry_points(group="big2.guards"):
+            guards.enter_context(entry.load()())
+        yield
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     args = parser().parse_args(argv)
     try:
         if args.command == "demo":
             print(demo(args.seed, R.get(args.rules)))
-        elif args.command == "arena":
-            _arena(args)
-        elif args.command == "play":
-            _play(args)
         elif args.command == "replay":
             _replay(args)
-        elif args.command == "serve":
-            _serve(args)
+        else:  # the commands that run agents, whose first moves may compile kernels
+            with installed_guards():
+                {"arena": _arena, "play": _play, "serve": _serve}[args.command](args)
     except (ValueError, ImportError) as e:  # ImportError: a backend's missing extra
         raise SystemExit(f"big2 {args.command}: {e}") from None
     except (KeyboardInterrupt, EOFError):
