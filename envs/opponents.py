@@ -3,6 +3,9 @@
 Each game of a slot has one learner seat (game j of the slot: seat j mod 4) and three
 opponents, each drawn from the env's ``opponents`` list for that game (an entry that is a
 list is a pool: one member is drawn for the game; an empty pool plays as ``random``).
+With ``draw="seat"`` each opponent seat is drawn on its own, so tables mix kinds; with
+``draw="game"`` one draw seats three of the same kind, the tables the arena evaluates
+against (a pool's seats still draw their own members).
 Opponents move in rounds: every game waiting on an opponent gets one move per round,
 grouped by kind so that each kind answers for all its games at once (``random`` and
 ``greedy`` as numpy operations on the legal rows, ``heuristic`` in one compiled call
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
 
 # opponents that need no View: random and greedy on the legal rows, heuristic compiled
 COMPILED = ("random", "greedy", "heuristic")
+DRAWS = ("seat", "game")  # what one draw from the mix seats: one opponent, or all three
 
 
 class Opponents:
@@ -43,10 +47,12 @@ class Opponents:
 
     def __init__(
         self, maker: DecisionMaker, mix: Sequence[str | BatchPolicy | list[BatchPolicy]],
-        rng: np.random.Generator,
+        rng: np.random.Generator, draw: str = "seat",
     ) -> None:  # fmt: skip
         _check_mix(mix)
+        check_draw(draw)
         self.maker, self.games, self.mix, self.rng = maker, maker.games, list(mix), rng
+        self.draw = draw
         rules = self.games.tables.rules
         # an Agent for each spec that is not compiled; checked now, before any game
         self.agents: dict[int, Agent] = {
@@ -66,7 +72,10 @@ class Opponents:
         """Seat the learner (``learners[i]`` in game ``slots[i]``) and draw three opponents
         for each of these new games."""
         for slot, seat in zip(slots.tolist(), learners.tolist(), strict=True):
-            draws = self.rng.integers(len(self.mix), size=4)
+            if self.draw == "seat":
+                draws = self.rng.integers(len(self.mix), size=4)
+            else:
+                draws = np.full(4, self.rng.integers(len(self.mix)))
             draws[seat] = -1
             self._seat(slot, seat, draws)
 
@@ -190,6 +199,12 @@ class Opponents:
                 raise ValueError(f"opponent {agent!r} chose {move}, not legal in slot {slot}")
             out[i] = -1 if move is PASS else move.index
         return out
+
+
+def check_draw(draw: Any) -> None:
+    """Raise ValueError unless ``draw`` is one of :data:`DRAWS`."""
+    if draw not in DRAWS:
+        raise ValueError(f"unknown opponent draw {draw!r}; expected one of {DRAWS}")
 
 
 def _check_mix(mix: Any) -> None:

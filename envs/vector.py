@@ -10,7 +10,7 @@
 
 ``Big2VectorEnv(num_envs, observer="simple", actions="catalog", rules="standard",
 opponents=None, reward="score", seed=None, critic_observer=None, legal_features=None,
-critic_outlook=False, autoreset_mode="SameStep")``.
+critic_outlook=False, autoreset_mode="SameStep", opponent_draw="seat")``.
 The games run in a compiled engine (:mod:`envs.engine`) that the tests check move by
 move against :mod:`big2.game`.
 
@@ -19,8 +19,10 @@ move against :mod:`big2.game`.
 them: a pool, one member drawn for each opponent seat of each game, ``random`` while
 empty), each of the ``num_envs`` games has one learner seat, rotating over the games of
 a slot (game j of a slot: seat j mod 4), and three opponents drawn from the list for
-every game. The opponents move inside ``step`` until it is the learner's turn again or
-the game ends, and the learner receives every reward that lands meanwhile.
+every game: each seat on its own (``opponent_draw="seat"``), or one draw for all three
+(``"game"``: three of a kind, as the arena's tables). The opponents move inside ``step``
+until it is the learner's turn again or the game ends, and the learner receives every
+reward that lands meanwhile.
 ``info["seat"]`` is the learner's seat in the game now in the slot.
 
 **Who acts: every seat.** With ``opponents=None`` the caller plays all four seats, laid
@@ -113,7 +115,7 @@ from envs import codecs
 from envs.decisions import PAD, DecisionMaker, Decisions, Legal, LegalFeatures
 from envs.engine import Games, Tables
 from envs.kernels.turns import find_actions
-from envs.opponents import Opponents
+from envs.opponents import Opponents, check_draw
 from envs.outlook import Outlook
 from envs.rewards import REWARDS, final_rewards
 from observers.base import Observer
@@ -142,6 +144,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         critic_observer: Observer | str | None = None,
         legal_features: LegalFeatures | None = None, critic_outlook: bool = False,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        opponent_draw: str = "seat",
     ) -> None:  # fmt: skip
         mode = AutoresetMode(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
         if mode not in AUTORESET_MODES:
@@ -153,6 +156,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         _check_size(num_envs, self.seats_per_game)
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}; expected one of {REWARDS}")
+        check_draw(opponent_draw)
         self.num_envs, self.reward_mode = num_envs, reward
         self.num_games = num_envs // self.seats_per_game
         self.rules = get_rules(rules)
@@ -172,7 +176,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self._seed(seed)
         self.opponents = None
         if opponents is not None:
-            self.opponents = Opponents(self.maker, opponents, self._opponent_rng)
+            self.opponents = Opponents(self.maker, opponents, self._opponent_rng, opponent_draw)
         self._legal: Legal | None = None  # the acting seats' legal lists; None before reset
         self._waiting = np.zeros(self.num_games, np.bool_)  # NEXT_STEP: over, reset next step
         self.closed = False

@@ -271,6 +271,30 @@ def test_opponent_moves_are_their_agents_moves():
                 checked += 1
 
 
+@pytest.mark.parametrize("draw", ["seat", "game"])
+def test_opponent_draw_seats_one_kind_per_seat_or_per_game(draw):
+    """Over the games of many episodes, ``game`` seats three of a kind at every table and
+    draws every kind; ``seat`` mixes kinds at some tables."""
+    env = Big2VectorEnv(16, opponents=["random", "greedy", "heuristic"], opponent_draw=draw)
+    env.reset(seed=2)
+    rng, tables = np.random.default_rng(0), []
+    while len(tables) < 200:
+        before = env.opponents.kind.copy(), env.opponents.learner.copy()
+        _, _, ended, _, _ = env.step(random_actions(env, rng))
+        for i in np.flatnonzero(ended):
+            kinds = before[0][i]
+            tables.append(tuple(sorted(kinds[np.arange(4) != before[1][i]].tolist())))
+    alike = [len(set(t)) == 1 for t in tables]
+    assert all(alike) if draw == "game" else not all(alike)
+    assert {k for t in tables for k in t} == {0, 1, 2}
+
+
+def test_an_unknown_opponent_draw_is_refused():
+    expected = r"unknown opponent draw 'table'; expected one of \('seat', 'game'\)"
+    with pytest.raises(ValueError, match=expected):
+        Big2VectorEnv(4, opponents=["random"], opponent_draw="table")
+
+
 def test_batch_policy_opponents_answer_in_one_call():
     calls = []
 

@@ -60,6 +60,7 @@ def make_env(cfg: Config, seed: int, pool: list[SnapshotPolicy] | None = None) -
         opponents=mix, reward=cfg.reward, seed=seed, critic_observer=critic,
         legal_features=cfg.features(),
         critic_outlook=cfg.critic_outlook and critic is not None,
+        opponent_draw=cfg.opponent_draw,
     )  # fmt: skip
 
 

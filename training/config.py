@@ -108,6 +108,11 @@ class Config:
         "of the learner, one drawn for each opponent seat of each game) or 'self-all' (the "
         "learner in all four seats, each credited with its own final score)",
     )  # fmt: skip
+    opponent_draw: str = option(
+        "seat", "opponents", "what one draw from --opponents seats in a game: one opponent "
+        "(seat: tables mix kinds) or all three (game: three of a kind, as the evaluations' "
+        "tables)", choices=("seat", "game"),
+    )  # fmt: skip
     steps: int = option(50_000, "training", "learner decisions (transitions) to train on",
                         POSITIVE)  # fmt: skip
     seed: int = option(0, "run", "seed of everything random in the run", SEED)
@@ -239,6 +244,9 @@ class Config:
             raise ValueError(
                 "--opponents self-all puts the learner in every seat; it takes no other opponents"
             )
+        if SELF_ALL in self.opponents and self.opponent_draw != "seat":
+            raise ValueError("--opponent-draw seats opponents; --opponents self-all has none "
+                             "(leave it at 'seat')")  # fmt: skip
         for listed, flag in ((self.opponents, "opponents"), (self.eval_opponents, "eval")):
             if not listed:
                 raise ValueError(f"--{flag} needs at least one agent")
