@@ -285,17 +285,23 @@ def test_a_resumed_run_is_the_uninterrupted_run(tmp_path, opponents):
 
 
 def test_init_starts_from_a_checkpoints_networks(ppo_run, tmp_path):
-    """--init: the new run's networks start as the checkpoint's (exported: actor only)."""
+    """--init: the new run's networks start as the checkpoint's (exported, or with
+    --no-init-critic: the actor only)."""
     from training.export import export_agent
 
     cfg, _, first_run, _ = ppo_run
     source = checkpoint.load(first_run / "latest.pt")
     exported = tmp_path / "agent.pt"
     export_agent(first_run / "latest.pt", exported)
-    for path, with_critic in ((first_run / "latest.pt", True), (exported, False)):
+    cases = (
+        (first_run / "latest.pt", True, True),
+        (exported, True, False),
+        (first_run / "latest.pt", False, False),
+    )  # (checkpoint, --init-critic, the critic comes from it): the last, --no-init-critic
+    for path, init_critic, with_critic in cases:
         fresh = make_algorithm(cfg)
         before = {k: v.clone() for k, v in fresh.state_dict().items() if k.startswith("critic.")}
-        load_init(dataclasses.replace(cfg, init=str(path)), fresh)
+        load_init(dataclasses.replace(cfg, init=str(path), init_critic=init_critic), fresh)
         state = fresh.state_dict()
         assert all(torch.equal(state[k], v) for k, v in source["state"].items()
                    if k.startswith("policy.actor."))  # fmt: skip

@@ -146,7 +146,8 @@ def load_init(cfg: Config, algorithm: PPO | DQN) -> None:
     """Load the networks of checkpoint ``cfg.init`` into ``algorithm`` (not its optimizer).
 
     The acting network always; PPO's critic too when the checkpoint has one of the same
-    shape (an exported agent has none: the critic starts fresh); DQN's target network
+    shape and ``cfg.init_critic`` (an exported agent has none: the critic starts fresh,
+    as with ``--no-init-critic``); DQN's target network
     becomes a copy of the loaded Q-network. A checkpoint built differently raises
     ``ValueError`` naming the settings that differ, and ``algorithm`` is left unchanged.
     """
@@ -162,7 +163,8 @@ def load_init(cfg: Config, algorithm: PPO | DQN) -> None:
     acting = "policy.actor." if cfg.algo == "ppo" else "policy.model."
     loaded = {k: v for k, v in data["state"].items() if k.startswith(acting)}
     critic = {k: v for k, v in data["state"].items() if k.startswith("critic.")}
-    if critic and all(k in state and state[k].shape == v.shape for k, v in critic.items()):
+    fits = all(k in state and state[k].shape == v.shape for k, v in critic.items())
+    if critic and fits and cfg.init_critic:
         loaded.update(critic)
     if cfg.algo == "dqn":
         target = "model_old.module."

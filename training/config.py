@@ -195,6 +195,11 @@ class Config:
                                 "epoch that ends it)", Bounds(0))  # fmt: skip
     init: str = option("", "run", "start from this checkpoint's networks ('trained': the "
                        "shipped agent); it must match in what shapes the networks")  # fmt: skip
+    init_critic: bool = option(
+        True, "run", "with --init, also take its critic when it has one that fits (PPO); "
+        "--no-init-critic starts the critic fresh, as from an exported agent, for a run "
+        "whose returns are another game's (other opponents)",
+    )  # fmt: skip
     device: str = option("auto", "run", "torch device (auto: cuda when available)",
                          choices=DEVICES)  # fmt: skip
     threads: int = option(2, "run", "torch threads for the networks", Bounds(1, 1024))
