@@ -39,7 +39,7 @@ def test_each_recipe_trains_evaluates_and_exports_an_agent_that_plays(name, tmp_
     # the agent is the members' ensemble, each member trained from its own seed
     members = checkpoint.load(tmp_path / "agent.pt")["member_runs"]
     assert len(members) == recipe.members == 2 and isinstance(agent.net, Ensemble)
-    assert [m["seed"] for m in members] == [0, 1000]
+    assert [m["seed"] for m in members] == [1, 1001]  # their last stage's (the second)
     assert [Path(m["run_dir"]).parent.name for m in members] == ["member0", "member1"]
     # every stage after the first started from the one before
     for m in range(recipe.members):
@@ -48,14 +48,15 @@ def test_each_recipe_trains_evaluates_and_exports_an_agent_that_plays(name, tmp_
 
 
 def two_epochs(recipe: recipes.Recipe) -> recipes.Recipe:
-    """``recipe`` with its last stage two small PPO collections long (1,024 decisions, an
+    """``recipe`` with its first stage two small PPO collections long (1,024 decisions, an
     eighth of the recipe's), an epoch each: a cut after the first epoch leaves the second
-    to run. Whether a cut run continues to the same weights does not hang on the sizes."""
-    *done, last = recipe.stages
+    to run, and the later stages. Whether a cut run continues to the same weights does not
+    hang on the sizes."""
+    first, *rest = recipe.stages
     collect = 1024
     shared = {**recipe.shared, "collect_steps": collect, "batch_size": 256}
-    settings = {**last.settings, "steps": 2 * collect, "epoch_steps": collect}
-    return replace(recipe, shared=shared, stages=(*done, replace(last, settings=settings)))
+    settings = {**first.settings, "steps": 2 * collect, "epoch_steps": collect}
+    return replace(recipe, shared=shared, stages=(replace(first, settings=settings), *rest))
 
 
 @pytest.mark.slow
@@ -77,7 +78,8 @@ def test_a_recipe_cut_short_continues_to_the_same_weights_in_processes(tmp_path)
     assert again["results"] == whole["results"]
     logs = [members.log_path(tmp_path / "cut", m) for m in (0, 1)]
     for m, log in enumerate(logs):  # each member's process wrote its own log
-        assert f"trained member {m}: stage 1/1 (self-play" in log.read_text()
+        assert f"trained member {m}: stage 1/2 (self-play" in log.read_text()
+        assert f"trained member {m}: stage 2/2 (tables" in log.read_text()
     stamps, sizes = [p.stat().st_mtime_ns for p in latest], [p.stat().st_size for p in logs]
     for jobs in (1, 2):  # finished members are not trained again, nor started
         assert run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt", jobs=jobs)
