@@ -29,6 +29,7 @@ from big2.evaluation.backends import BACKENDS
 from big2.players.specs import BASELINES, load_agent
 from big2.rules import get as get_rules
 from envs import codecs
+from envs.opponents import DRAWS
 from envs.rewards import REWARDS
 from training.bodies import BODIES, sequence_piece
 from training.features import Features, legal_features
@@ -111,7 +112,7 @@ class Config:
     opponent_draw: str = option(
         "seat", "opponents", "what one draw from --opponents seats in a game: one opponent "
         "(seat: tables mix kinds) or all three (game: three of a kind, as the evaluations' "
-        "tables)", choices=("seat", "game"),
+        "tables)", choices=DRAWS,
     )  # fmt: skip
     steps: int = option(50_000, "training", "learner decisions (transitions) to train on",
                         POSITIVE)  # fmt: skip
