@@ -41,15 +41,21 @@ class SignalAtCompileStart(event.Listener):
 
 
 @contextmanager
+def signalling(signum: int) -> Iterator[SignalAtCompileStart]:
+    """``signum`` sent to this process at every compilation's start."""
+    listener = SignalAtCompileStart(signum)
+    event.register(COMPILE, listener)
+    try:
+        yield listener
+    finally:
+        event.unregister(COMPILE, listener)
+
+
+@contextmanager
 def sending(signum: int) -> Iterator[SignalAtCompileStart]:
     """Inside :func:`signals_after_compiling`, ``signum`` at every compilation's start."""
-    listener = SignalAtCompileStart(signum)
-    with signals_after_compiling():
-        event.register(COMPILE, listener)  # after the context's own listener
-        try:
-            yield listener
-        finally:
-            event.unregister(COMPILE, listener)
+    with signals_after_compiling(), signalling(signum) as listener:  # after its own listener
+        yield listener
 
 
 def fresh_kernel():  # type: ignore[no-untyped-def]
@@ -139,16 +145,12 @@ class CompilingAgent:
     def act(self, view, legal_moves):  # type: ignore[no-untyped-def]
         kernel = fresh_kernel()
         CompilingAgent.kernels.append(kernel)
-        listener = SignalAtCompileStart(signal.SIGINT)
-        event.register(COMPILE, listener)
-        try:
+        with signalling(signal.SIGINT):
             kernel(1)
-        finally:
-            event.unregister(COMPILE, listener)
         return legal_moves[0]
 
 
-def test_the_big2_command_line_holds_ctrl_c_until_a_compilation_ends(capsys):  # type: ignore[no-untyped-def]
+def test_the_big2_command_line_holds_ctrl_c_until_a_compilation_ends():
     from big2.app.cli import main
 
     CompilingAgent.kernels.clear()

@@ -163,8 +163,8 @@ def load_init(cfg: Config, algorithm: PPO | DQN) -> None:
     acting = "policy.actor." if cfg.algo == "ppo" else "policy.model."
     loaded = {k: v for k, v in data["state"].items() if k.startswith(acting)}
     critic = {k: v for k, v in data["state"].items() if k.startswith("critic.")}
-    fits = all(k in state and state[k].shape == v.shape for k, v in critic.items())
-    if critic and fits and cfg.init_critic:
+    fits = critic and all(k in state and state[k].shape == v.shape for k, v in critic.items())
+    if cfg.init_critic and fits:
         loaded.update(critic)
     if cfg.algo == "dqn":
         target = "model_old.module."
