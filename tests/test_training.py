@@ -286,7 +286,8 @@ def test_a_resumed_run_is_the_uninterrupted_run(tmp_path, opponents):
 
 def test_init_starts_from_a_checkpoints_networks(ppo_run, tmp_path):
     """--init: the new run's networks start as the checkpoint's (exported, or with
-    --no-init-critic: the actor only)."""
+    --no-init-critic: the actor only), and a run from an exported agent is the run from
+    its source with --no-init-critic."""
     from training.export import export_agent
 
     cfg, _, first_run, _ = ppo_run
@@ -307,9 +308,18 @@ def test_init_starts_from_a_checkpoints_networks(ppo_run, tmp_path):
                    if k.startswith("policy.actor."))  # fmt: skip
         critic_from = source["state"] if with_critic else before
         assert all(torch.equal(state[k], v) for k, v in critic_from.items() if k in before)
-    run = tmp_path / "fine-tuned"
-    state = train(tiny(run, init=str(exported), steps=256))
-    assert state.env_step >= 256 and checkpoint.load(run / "latest.pt")["config"]["init"]
+    # a recipe's later stage starts from the previous stage's run with --no-init-critic;
+    # started from that run's exported agent instead, it trains to the same weights
+    ends = []
+    for name, init, init_critic in (("from-run", first_run / "latest.pt", False),
+                                    ("from-agent", exported, True)):  # fmt: skip
+        run = tmp_path / name
+        state = train(tiny(run, init=str(init), init_critic=init_critic, steps=256))
+        assert state.env_step >= 256 and checkpoint.load(run / "latest.pt")["config"]["init"]
+        ends.append(checkpoint.load(run / "latest.pt")["state"])
+    ours, theirs = ends
+    assert ours.keys() == theirs.keys()
+    assert all(torch.equal(v, theirs[k]) for k, v in ours.items() if isinstance(v, torch.Tensor))
 
 
 def test_init_of_dqn_sets_its_target_network_too(tmp_path):
