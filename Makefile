@@ -46,7 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.evaluation
 	$(BIN)/python -m bench.distributed
 
-# the observer study trained the two-stage recipes' way (about 3 1/2 hours on 2 cores,
+# the observer study trained the 2026-11-24 recipes' way (about 3 1/2 hours on 2 cores,
 # docs/ablation.md);
 # re-running skips finished cells and continues the others from their last checkpoints
 study: $(STAMP)

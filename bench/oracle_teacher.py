@@ -146,7 +146,11 @@ def win_shares(cfg: Config, net: MaskedActor, opponents: tuple[str, ...], deals:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("student", help="the policy to teach: a checkpoint or 'trained'")
+    parser.add_argument(
+        "student",
+        help="the policy to teach: a checkpoint of one network "
+        "(a shipped member: training.export trained --member 0 FILE)",
+    )
     parser.add_argument("--loss", choices=("set", "bce"), default="set")
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--deals", type=int, default=2000, help="label deals per round")

@@ -194,8 +194,9 @@ class Config:
                                  POSITIVE)  # fmt: skip
     max_minutes: float = option(0.0, "run", "wall-clock budget; 0 = none (stops after the "
                                 "epoch that ends it)", Bounds(0))  # fmt: skip
-    init: str = option("", "run", "start from this checkpoint's networks ('trained': the "
-                       "shipped agent); it must match in what shapes the networks")  # fmt: skip
+    init: str = option("", "run", "start from this checkpoint's networks (one network: export "
+                       "a member of a shipped ensemble); it must match in what shapes the "
+                       "networks")  # fmt: skip
     init_critic: bool = option(
         True, "run", "with --init, also take its critic when it has one that fits (PPO); "
         "--no-init-critic starts the critic fresh, as from an exported agent, for a run "

@@ -337,7 +337,9 @@ def main(argv: list[str] | None = None) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "source", help="the policy to distil search into: a checkpoint or 'trained'"
+        "source",
+        help="the policy to distil search into: a checkpoint of one network "
+        "(a shipped ensemble's member: training.export trained --member 0 FILE)",
     )
     parser.add_argument("--run-dir", required=True, help="where labels and checkpoints go")
     defaults = Settings("", "")

@@ -148,8 +148,9 @@ def stage_dir(run_dir: Path, recipe: Recipe, k: int, member: int = 0) -> Path:
 # Current-policy self-play: the learner in all four seats of every game, from scratch.
 # On the validation deals it reached the level of the two stages it replaced (heuristic,
 # greedy and random opponents, then self-play snapshots added) within 3M decisions, no
-# further; it runs no Python opponent, and 8M decisions fit in two hours beside the
-# other recipe (docs/training.md, "The recipes' steps", says what each tried gave).
+# further; it runs no Python opponent, and 8M decisions of two members side by side take
+# about 1 1/2 hours on 2 cores, leaving stage 2 its 20 minutes of the 2 hours a recipe
+# may take (docs/training.md, "The recipes' steps", says what each tried gave).
 SELF_PLAY = Stage("self-play", {
     "opponents": ("self-all",), "steps": 8_000_000, "epoch_steps": 1_000_000,
 })  # fmt: skip
