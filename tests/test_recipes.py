@@ -3,6 +3,7 @@ that loads and plays; a recipe cut by --max-minutes continues to the same weight
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -18,10 +19,31 @@ from big2.players import load_agent, play
 from big2.rules import get as get_rules
 from tests.test_nothing_lost import python, wait_for
 from training import checkpoint, members, recipes
+from training.build import make_algorithm, scoped_seed
 from training.ensemble import Ensemble
 from training.recipes import RECIPES, run_recipe
+from training.seeds import seed_of
 
 TINY = 0.0005  # every stage at its minimum: 4,096 decisions, one epoch (one collection)
+
+# The initial networks of the `trained` recipe's member 0, as their seed builds them: the
+# weights the shipped agents grew from (the recipe at 4b2af86 gives the same digest).
+INITIAL_WEIGHTS = "e45cb28927192aa3"
+
+
+def test_a_recipe_starts_from_the_weights_its_seed_gave_the_shipped_agents(tmp_path):
+    """Building the networks another way (modules created in another order, as 634fe69 did
+    until it was undone) draws other initial weights from the same seed, and the recipes
+    would no longer train the shipped agents: a change that does so on purpose updates the
+    digest and retrains them (``make agents``)."""
+    cfg = RECIPES["trained"].config(0, tmp_path)
+    with scoped_seed(seed_of(cfg.seed, "init")):
+        state = make_algorithm(cfg).policy.state_dict()
+    digest = hashlib.sha256()
+    for name in sorted(state):
+        digest.update(name.encode())
+        digest.update(state[name].numpy().tobytes())
+    assert digest.hexdigest()[:16] == INITIAL_WEIGHTS
 
 
 @pytest.mark.slow

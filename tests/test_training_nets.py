@@ -147,7 +147,8 @@ def test_the_fused_head_reads_state_and_move_together(context):
                         "fused", context=context)  # fmt: skip
     scorer = actor.scorer
     assert scorer is not None and scorer.fused
-    assert not hasattr(scorer, "state") and not hasattr(scorer, "bias")  # no unused layers
+    assert scorer.state is None and scorer.bias is None  # no unused layers
+    assert not any(name.startswith(("state.", "bias.")) for name in scorer.state_dict())
     assert (scorer.action is not None) == context  # action embeddings only to pool them
     first = scorer.joint[0]  # the body's output (16) beside the move's features (63)
     assert isinstance(first, torch.nn.Linear) and first.in_features == 16 + 52 + 10 + 1

@@ -129,26 +129,28 @@ class ActionScorer(nn.Module):
         self.register_buffer("features", torch.as_tensor(features), persistent=False)
         self.register_buffer("plan_scale", torch.tensor(tuple(plan)), persistent=False)
         self.fused = head == "fused"
+        # Built in the order the heads had before "fused" came (state, action, bias,
+        # context, joint): initialisation draws from torch's RNG in that order, so a seed
+        # gives the initial weights it gave then, those the shipped agents grew from.
+        self.state = None if self.fused else nn.Linear(width, embed)
         # the actions' embeddings: what "dot" and "mlp" score, and what the context pools
         self.action = (
             nn.Sequential(nn.Linear(n_features, embed), nn.ReLU(), nn.Linear(embed, embed))
             if context or not self.fused
             else None
         )
+        self.bias = None if self.fused else nn.Linear(n_features, 1)
         # the state's width where it meets the actions: the body's own for "fused"
-        state = width if self.fused else embed
-        self.context = nn.Linear(2 * embed, state) if context else None
+        meets = width if self.fused else embed
+        self.context = nn.Linear(2 * embed, meets) if context else None
         self.joint: nn.Module | None = None
         if self.fused:
             self.joint = nn.Sequential(nn.Linear(width + n_features, 2 * embed), nn.ReLU(),
                                        nn.Linear(2 * embed, embed), nn.ReLU(),
                                        nn.Linear(embed, 1))  # fmt: skip
-        else:
-            self.state = nn.Linear(width, embed)
-            self.bias = nn.Linear(n_features, 1)
-            if head == "mlp":
-                self.joint = nn.Sequential(nn.Linear(2 * embed, embed), nn.ReLU(),
-                                           nn.Linear(embed, 1))  # fmt: skip
+        elif head == "mlp":
+            self.joint = nn.Sequential(nn.Linear(2 * embed, embed), nn.ReLU(),
+                                       nn.Linear(embed, 1))  # fmt: skip
 
     def forward(
         self, hidden: torch.Tensor, legal: torch.Tensor, obs: torch.Tensor, plan: Any = None
@@ -173,7 +175,7 @@ class ActionScorer(nn.Module):
         """(N,) scores of the N legal actions with features ``f`` (action i of row
         ``rows[i]``) from the body's (B, width) output ``hidden``."""
         action = None if self.action is None else self.action(f)
-        state = hidden if self.fused else self.state(hidden)
+        state = hidden if self.state is None else self.state(hidden)
         if self.context is not None:
             assert action is not None
             state = state + self.context(pooled(action, rows, n_rows))
@@ -184,6 +186,7 @@ class ActionScorer(nn.Module):
         assert action is not None
         if self.joint is not None:
             return self.joint(torch.cat([state, action], -1)).squeeze(-1)  # type: ignore[no-any-return]
+        assert self.bias is not None
         dot: torch.Tensor = (state * action).sum(-1) + self.bias(f).squeeze(-1)
         return dot
 
