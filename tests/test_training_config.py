@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import random
+import re
 
 import numpy as np
 import pytest
@@ -122,3 +124,21 @@ def test_scoped_seed_is_reproducible_and_restores_global_states():
     assert draw() == expected_after
     with scoped_seed(4):
         assert draw() != inside
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["critic_report", "distill", "evaluate", "export", "probe", "recipes", "ablation.cli"],
+)
+def test_every_training_command_helps_with_its_docstring_as_written(module, capsys):
+    """Each command's help is its module docstring: paragraphs kept, doctests left out."""
+    mod = importlib.import_module(f"training.{module}")
+    main = getattr(mod, "main", None) or mod._parser().parse_args
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert stop.value.code == 0 and ">>>" not in text
+    first = mod.__doc__.strip().splitlines()[0]
+    assert first in text  # its first line, unwrapped
+    description = re.split(r"\n(?:positional arguments|options):", text)[0].split(first, 1)[1]
+    assert "\n\n" in description  # its paragraphs apart

@@ -18,7 +18,6 @@ are left out. Same arguments, same report.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 from typing import Any
 
@@ -30,6 +29,7 @@ from tianshou.data import Batch
 from envs.compiled_heuristic import CompiledHeuristic
 from training import checkpoint
 from training.build import make_algorithm, make_env
+from training.cli import command
 from training.config import Config
 from training.rollout import Rollout
 
@@ -103,7 +103,7 @@ def report(data: dict[str, np.ndarray]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m training.critic_report", description=__doc__)
+    parser = command("python -m training.critic_report", __doc__)
     parser.add_argument("checkpoint", help="a PPO training checkpoint (latest.pt or best.pt)")
     parser.add_argument("--steps", type=int, default=600, help="steps of every game (600)")
     parser.add_argument("--envs", type=int, default=64, help="games played together (64)")

@@ -33,7 +33,6 @@ ValueError: deals must be at least 1, got 0
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -53,6 +52,7 @@ from big2.players.search import SearchAgent
 from envs.kernels.interrupts import signals_after_compiling
 from envs.policy_agent import PolicyAgent
 from training import checkpoint
+from training.cli import command
 from training.config import Config
 from training.loop import epoch_scores, evaluate_policy, selection_key
 from training.nets import MaskedActor, torch_threads
@@ -331,11 +331,7 @@ def _save(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m training.distill",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = command("python -m training.distill", __doc__)
     parser.add_argument(
         "source",
         help="the policy to distil search into: a checkpoint of one network "

@@ -38,6 +38,7 @@ from big2.players.specs import ROLLOUTS
 from big2.rules import Rules
 from envs.kernels.interrupts import signals_after_compiling
 from training import checkpoint
+from training.cli import command
 from training.loop import learner_results
 
 SEARCH_OPTIONS = (
@@ -113,7 +114,7 @@ def paired(mine: list[tuple[int, int]], theirs: list[tuple[int, int]]) -> dict[s
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__)
+    parser = command("python -m training.evaluate", __doc__)
     parser.add_argument("checkpoint", help="a checkpoint file or 'trained', either with '+search'")
     parser.add_argument("--opponents", default="heuristic")
     parser.add_argument("--deals", type=int, default=1000)

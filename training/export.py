@@ -13,7 +13,6 @@ member of an ensemble as an agent of its own (``python -m training.export traine
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 from training import checkpoint
 from training.build import architecture_differences
 from training.checkpoint import CheckpointError
+from training.cli import command
 
 ACTING = ("policy.actor.", "policy.model.")
 ACTOR = ACTING[0]  # PPO's: the only acting weights an ensemble combines
@@ -102,7 +102,7 @@ def _check_member(source: Path | str, data: dict[str, Any], first: Path | str,
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m training.export", description=__doc__)
+    parser = command("python -m training.export", __doc__)
     parser.add_argument("source", nargs="+", help="a checkpoint, or several for their ensemble")
     parser.add_argument("target")
     parser.add_argument("--member", type=int, help="export this member of an ensemble")

@@ -31,7 +31,6 @@ opponent and, for a replacement, its difference from ``as is``, deal by deal, wi
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -44,6 +43,7 @@ from torch import nn
 from big2.evaluation import summarise
 from big2.rules import get as get_rules
 from training import checkpoint
+from training.cli import command
 from training.config import Config
 from training.ensemble import Actor, Ensemble
 from training.evaluate import paired
@@ -127,10 +127,7 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m training.probe", description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )  # fmt: skip
+    parser = command("python -m training.probe", __doc__)
     parser.add_argument("checkpoint", help="a checkpoint file or a shipped agent's name")
     parser.add_argument("--opponents", nargs="+", default=["random", "greedy", "heuristic"])
     parser.add_argument("--deals", type=int, default=200)

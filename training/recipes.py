@@ -46,6 +46,7 @@ from big2.evaluation.processes import die_with_parent, stop_on_sigterm
 from big2.rules import get as get_rules
 from envs.kernels.interrupts import signals_after_compiling
 from training import checkpoint, export
+from training.cli import command
 from training.config import Config
 from training.lock import locked
 from training.members import OUT_OF_TIME, RECIPE_FILE, MemberFailed, train_in_processes
@@ -263,7 +264,7 @@ def _report(recipe: Recipe, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m training.recipes", description=__doc__)
+    parser = command("python -m training.recipes", __doc__)
     parser.add_argument("name", choices=sorted(RECIPES))
     parser.add_argument("--seed", type=int, default=0,
                         help="the recipe's seed (default 0, the shipped agents')")  # fmt: skip

@@ -39,6 +39,7 @@ from training.ablation.report import write_report
 from training.ablation.reuse import reuse_cells
 from training.ablation.runner import prepare, run_cells
 from training.ablation.study import Study
+from training.cli import command
 from training.lock import locked
 
 # how it runs, not what it is
@@ -75,11 +76,7 @@ def parse(argv: list[str]) -> tuple[Study, RunOptions]:
 
 def _parser() -> argparse.ArgumentParser:
     """The command line's flags (a study file's keys, spelled as flags)."""
-    parser = argparse.ArgumentParser(
-        prog="python -m training.ablation",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = command("python -m training.ablation", __doc__)
     parser.add_argument("--study", type=Path, help="a TOML study file")
     parser.add_argument("--observers", nargs="+")
     parser.add_argument("--seeds", type=int)
