@@ -64,8 +64,8 @@ def train_in_processes(recipe: Recipe, run_dir: Path, max_minutes: float, jobs: 
                 running[member] = _start(recipe, run_dir, member, left)
             if max_minutes and left <= 0 and todo:
                 finished, todo = False, []  # out of time before these began
-            bar.update(progress.total() - bar.n)
-            bar.set_postfix_str("running: " + ", ".join(f"member {m}" for m in running))
+            bar.set_postfix_str("running: " + ", ".join(f"member {m}" for m in running), False)
+            bar.update(progress.total() - bar.n)  # one redraw a poll, postfix included
             time.sleep(POLL)
             for member, (process, log) in list(running.items()):
                 if process.poll() is None:
