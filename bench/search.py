@@ -4,8 +4,8 @@ Prints the milliseconds per decision of an agent with search (default the shippe
 ``trained+search``) against three heuristic players, on one thread, with the search's
 settings of ``training.evaluate`` (``--determinizations`` and so on): once with the
 policy playing the searching seat in the rollouts (the default) and once with the
-compiled heuristic there, or only the ``--rollouts`` given; heuristic rollouts per
-second are in ``python -m bench.heuristic``.
+compiled heuristic there, or only the ``--rollouts`` given, each after a deal of warm-up
+that is not timed; heuristic rollouts per second are in ``python -m bench.heuristic``.
 """
 
 from __future__ import annotations
@@ -55,7 +55,11 @@ def main() -> None:
     torch.set_num_threads(1)
     options = search_options(args)
     for rollouts in [options.pop("rollouts")] if "rollouts" in options else ROLLOUTS:
-        agent = Timed(load_agent(args.agent, STANDARD, rollouts=rollouts, **options))
+        searcher = load_agent(args.agent, STANDARD, rollouts=rollouts, **options)
+        # one deal of another seed, untimed: numba compiles (or loads) the kernels on
+        # their first call, which would otherwise count against the first decisions
+        evaluate([searcher, "heuristic", "heuristic", "heuristic"], 1, args.seed + 1)
+        agent = Timed(searcher)  # the arena reseeds it every game: the warm-up changes nothing
         evaluate([agent, "heuristic", "heuristic", "heuristic"], args.deals, args.seed)
         print(f"{args.agent} vs 3x heuristic, {rollouts} rollouts, 1 thread: "
               f"{1000 * agent.seconds / agent.decisions:.1f} ms/decision over "
