@@ -133,9 +133,8 @@ def test_scoped_seed_is_reproducible_and_restores_global_states():
 def test_every_training_command_helps_with_its_docstring_as_written(module, capsys):
     """Each command's help is its module docstring: paragraphs kept, doctests left out."""
     mod = importlib.import_module(f"training.{module}")
-    main = getattr(mod, "main", None) or mod._parser().parse_args
     with pytest.raises(SystemExit) as stop:
-        main(["--help"])
+        mod.main(["--help"])
     text = capsys.readouterr().out
     assert stop.value.code == 0 and ">>>" not in text
     first = mod.__doc__.strip().splitlines()[0]
