@@ -12,9 +12,10 @@ Everything lands in ``--run-dir`` (default ``runs/recipes/NAME``): one run direc
 stage (under ``memberM/`` for each member of a recipe of several), ``report.json`` (the
 final evaluation) and the exported agent. Members train ``--jobs`` at a time, each in a
 process of its own (:mod:`training.members`; ``--jobs 1``: one after the other, in this
-process). The command is resumable: run it again and finished stages are skipped, an
-interrupted one continues from its last checkpoint (``--resume``), so ``--max-minutes``
-can cut a recipe into sessions that each lose at most one epoch. Each stage's seed is
+process), and the report plays its deals in as many processes (the same results). The
+command is resumable: run it again and finished stages are skipped, an interrupted one
+continues from its last checkpoint (``--resume``), so ``--max-minutes`` can cut a recipe
+into sessions that each lose at most one epoch. Each stage's seed is
 derived from the recipe's seed, and runs use one torch thread, so the same command gives
 the same weights, whatever ``--jobs``.
 
@@ -169,10 +170,12 @@ TABLES = Stage("tables", {
 # CHARLESWORTH's stages since 2026-11-28: the same ten million decisions, split 5 + 5.
 # Its members' best self-play epochs were the 5th and 3rd of 8, and at fixed tables they
 # still rose at 2M (0.593, 0.581 mean win share on the validation deals) and went on
-# rising to 0.616 and 0.606 at 5M (docs/training.md, "A longer second stage"). The odd
-# budgets let both members' last epochs run whole, as they ran in the longer runs that
-# measured them: a run's last epoch stops at its budget, so a round 5M would have ended
-# them a collection or two sooner and trained other networks than those measured.
+# rising to 0.616 and 0.606 at 5M (docs/training.md, "A longer second stage"). A run's
+# last epoch stops at its budget: 5,015,000 lets the members' fifth self-play epochs run
+# whole, as in the 8M stage (so stage 1 trains its networks bit for bit), and 5,050,000
+# was meant to do the same for the tenth epoch at fixed tables, but the runs measured
+# had been resumed from a 2M stage whose fourth epoch stopped at 2M, so from scratch the
+# stage trains other networks from its fourth epoch on (those shipped).
 SHORT_SELF_PLAY = replace(SELF_PLAY, settings={**SELF_PLAY.settings, "steps": 5_015_000})
 LONG_TABLES = replace(TABLES, settings={**TABLES.settings, "steps": 5_050_000})
 
@@ -189,8 +192,9 @@ RECIPES = {
 def run_recipe(recipe: Recipe, run_dir: Path, max_minutes: float = 0.0,
                export: Path | None = None, jobs: int = 1) -> dict[str, Any] | None:  # fmt: skip
     """Train, evaluate and export ``recipe`` in ``run_dir``, its members ``jobs`` at a time
-    (each in a process of its own when more than one); the report, or None when
-    ``max_minutes`` ran out first (run again to continue)."""
+    (each in a process of its own when more than one) and then the report's deals in
+    ``jobs`` processes; the report, or None when ``max_minutes`` ran out first (run again
+    to continue)."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     if jobs == 1 or recipe.members == 1:
@@ -201,7 +205,7 @@ def run_recipe(recipe: Recipe, run_dir: Path, max_minutes: float = 0.0,
     elif not train_in_processes(recipe, run_dir, max_minutes, jobs):
         return None
     data = agent_data(recipe, run_dir)
-    report = _report(recipe, data)
+    report = _report(recipe, data, jobs)
     (run_dir / "report.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
     target = export or AGENTS / f"{recipe.name}.pt"
     checkpoint.save(target, data)
@@ -258,15 +262,16 @@ def agent_data(recipe: Recipe, run_dir: Path) -> dict[str, Any]:
     return export.agent_data(bests[0]) if len(bests) == 1 else export.ensemble_data(bests)
 
 
-def _report(recipe: Recipe, data: dict[str, Any]) -> dict[str, Any]:
+def _report(recipe: Recipe, data: dict[str, Any], workers: int = 1) -> dict[str, Any]:
     """The agent's win share and mean score against three copies of each report
-    opponent, on ``report_deals`` duplicate deals of :data:`REPORT_SEED`."""
+    opponent, on ``report_deals`` duplicate deals of :data:`REPORT_SEED` (played in
+    ``workers`` processes: the same results, sooner)."""
     rules = get_rules(recipe.rules)
     agent = checkpoint.agent_of(data, recipe.name)
     rows = []
     for name in REPORT_OPPONENTS:
         me = evaluate([agent, name, name, name], recipe.report_deals, REPORT_SEED, rules,
-                      progress=True).agents[0]  # fmt: skip
+                      workers, progress=True).agents[0]  # fmt: skip
         rows.append({"opponent": name, "win_share": me.win_share, "win_share_ci": me.win_share_ci,
                      "mean_score": me.mean_score, "mean_score_ci": me.mean_score_ci})  # fmt: skip
     return {"recipe": recipe.name, "rules": recipe.rules, "deals": recipe.report_deals,
@@ -287,8 +292,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="train this fraction of every stage's steps (for trials)")  # fmt: skip
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="members trained at once, each in a process of its own "
-                             "(default: one per core)")  # fmt: skip
+                        help="members trained at once, each in a process of its own, and "
+                             "the report's processes (default: one per core)")  # fmt: skip
     parser.add_argument("--member", type=int, help=argparse.SUPPRESS)  # training.members' child
     parser.add_argument("--parent", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
