@@ -29,7 +29,7 @@ train: $(STAMP)
 		--run-dir runs/quick --overwrite
 
 # the shipped agents from scratch (training.recipes; docs/training.md): one recipe after the
-# other, each training its two members side by side, one core each, in about 1 1/2 and 2 hours;
+# other, each training its two members side by side, one core each (about 1 1/2 and 2 hours);
 # run again to continue after an interruption
 agents: $(STAMP)
 	$(BIN)/python -m training.recipes trained

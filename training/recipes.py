@@ -15,9 +15,9 @@ process of its own (:mod:`training.members`; ``--jobs 1``: one after the other, 
 process), and the report plays its deals in as many processes (the same results). The
 command is resumable: run it again and finished stages are skipped, an interrupted one
 continues from its last checkpoint (``--resume``), so ``--max-minutes`` can cut a recipe
-into sessions that each lose at most one epoch. Each stage's seed is
-derived from the recipe's seed, and runs use one torch thread, so the same command gives
-the same weights, whatever ``--jobs``.
+into sessions that each lose at most one epoch. Each stage's seed is derived from the
+recipe's seed, and runs use one torch thread, so the same command gives the same weights,
+whatever ``--jobs``.
 
 ``--seed N`` trains the same recipe from another seed, to measure the spread across
 training seeds: by default into ``runs/recipes/NAME-seedN``, exporting to that directory's
