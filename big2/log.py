@@ -19,8 +19,10 @@ ValueError: corrupt game log: missing field 'rules'
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
 from typing import Any, NamedTuple, overload
 
 from big2 import cards as C
@@ -218,3 +220,14 @@ def _entry_from(data: dict[str, Any], rules: Rules) -> LogEntry:
     if table is PASS:
         raise ValueError("a table cannot be a pass")
     return LogEntry(seat, move, table)
+
+
+def unwritable(folder: Path) -> str:
+    """Why a file cannot be written in ``folder`` (created if missing), or "" if it can."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        return e.strerror or str(e)
+    return ""

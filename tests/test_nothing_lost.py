@@ -339,6 +339,25 @@ def test_play_checks_the_log_directory_before_the_game(tmp_path):
         big2_main(["play", "--log-dir", str(blocker / "logs"), "--opponents", "random"])
 
 
+def test_the_arena_checks_its_log_directory_before_any_game(tmp_path, monkeypatch):
+    from big2.evaluation import arena
+
+    played: list[object] = []
+    monkeypatch.setattr(arena, "_game", lambda *a: played.append(a))
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(ValueError, match=r"cannot save game logs in .*a-file/logs"):
+        arena.evaluate(["greedy", "random", "random", "random"], 1, log_dir=blocker / "logs")
+    assert played == []
+
+
+def test_the_arena_makes_a_missing_log_directory(tmp_path):
+    from big2.evaluation import evaluate
+
+    evaluate(["greedy", "random", "random", "random"], 1, log_dir=tmp_path / "new" / "logs")
+    assert len(list((tmp_path / "new" / "logs").glob("deal-00000-seating-*.json"))) == 4
+
+
 def test_a_log_that_cannot_be_saved_where_asked_is_saved_elsewhere(tmp_path):
     said: list[str] = []
     moves = iter(["1"] * 200)

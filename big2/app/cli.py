@@ -49,14 +49,11 @@ def demo(seed: int, rules: R.Rules) -> str:
 
 
 def _arena(args: argparse.Namespace) -> None:
-    from big2.app.logs import unwritable
     from big2.evaluation import evaluate
 
     rules = R.get(args.rules)
     agents: list[Agent | str] = [load_agent(a, rules) for a in args.agents]
-    log_dir = Path(args.log_dir) if args.log_dir else None
-    if log_dir is not None and (problem := unwritable(log_dir)):
-        raise ValueError(f"cannot save game logs in {log_dir} ({problem})")
+    log_dir = Path(args.log_dir) if args.log_dir else None  # checked before any game
     with backends.from_arguments(args) as backend:
         result = evaluate(agents, args.deals, args.seed, rules, progress=args.progress,
                           backend=backend, log_dir=log_dir)  # fmt: skip
@@ -115,9 +112,9 @@ def _opponents(text: Sequence[str], rules: R.Rules) -> tuple[list[Agent], list[s
 
 
 def _serve(args: argparse.Namespace) -> None:
-    from big2.app.logs import unwritable
     from big2.app.server import Server
     from big2.app.table import Table
+    from big2.log import unwritable
 
     rules = R.get(args.rules)
     agents, names = _opponents(args.agents, rules)

@@ -39,14 +39,3 @@ def save_log(log: GameLog, folder: Path, name: str) -> tuple[Path, str | None]:
         fallback.mkdir(parents=True, exist_ok=True)
         (fallback / name).write_text(text, encoding="utf-8")
         return fallback / name, f"could not save the log in {folder} ({e.strerror or e})"
-
-
-def unwritable(folder: Path) -> str:
-    """Why a file cannot be written in ``folder`` (created if missing), or "" if it can."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as e:
-        return e.strerror or str(e)
-    return ""

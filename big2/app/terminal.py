@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from big2 import cards as C
-from big2.app.logs import new_log_name, save_log, unwritable
+from big2.app.logs import new_log_name, save_log
 from big2.board import Board, Seed
 from big2.game import Game, View
 from big2.hand_ranking import PASS, HandRanking
-from big2.log import GameLog
+from big2.log import GameLog, unwritable
 from big2.players import Agent, play
 from big2.rules import Rules
 

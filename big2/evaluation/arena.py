@@ -29,6 +29,7 @@ from big2.board import N_SEATS, Board
 from big2.evaluation.backends import Backend
 from big2.evaluation.stats import mean, normal_ci
 from big2.game import Game
+from big2.log import unwritable
 from big2.players import Agent, load_agent, play
 from big2.rules import STANDARD, Rules
 
@@ -108,7 +109,9 @@ def evaluate(
     and a ``backend`` (:mod:`big2.evaluation.backends`: Ray) wherever it runs work; the
     agents must then pickle. The results are the same however the deals are spread.
     With ``log_dir`` every game's log is saved there as
-    ``deal-DEAL-seating-ROTATION.json`` (for ``big2 replay`` and the replay page).
+    ``deal-DEAL-seating-ROTATION.json`` (for ``big2 replay`` and the replay page); the
+    folder is created if missing, and one that cannot be written is refused before any
+    game is played.
     """
     per_deal = deal_results(agents, n_deals, seed, rules, workers, progress, backend, log_dir)
     return summarise(display_names(agents), per_deal, seed, rules)
@@ -134,6 +137,8 @@ def deal_results(
         raise ValueError(f"evaluate needs {N_SEATS} agents, got {len(agents)}")
     if n_deals < 1:
         raise ValueError(f"n_deals must be at least 1, got {n_deals}")
+    if log_dir is not None and (problem := unwritable(Path(log_dir))):
+        raise ValueError(f"cannot save game logs in {log_dir} ({problem})")
     players = [load_agent(a, rules) if isinstance(a, str) else a for a in agents]
     runner = backend or Backend(workers)
     size = max(1, min(50, n_deals // (8 * runner.workers)))
