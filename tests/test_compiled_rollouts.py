@@ -19,7 +19,9 @@ from big2.players import HeuristicAgent, load_agent
 from big2.players.search import AgentRollouts, SearchAgent, sample_deal
 from big2.rules import CHARLESWORTH, STANDARD, Rules
 from envs.rollouts import CompiledRollouts, PolicyRollouts
+from training.checkpoint import NetworkAgent
 from training.config import Config
+from training.ensemble import Ensemble
 from training.loop import learner_agent
 from training.nets import make_actor
 from training.rollout import GreedyPolicy
@@ -70,9 +72,12 @@ def test_a_trained_network_plays_its_own_seat_in_its_search_rollouts(name: str, 
     assert isinstance(heuristic.rollouts, CompiledRollouts)
     with pytest.raises(ValueError, match="rollouts must be one of"):
         load_agent(f"{name}+search", rules, rollouts="greedy")
-    # the policy's rollouts are AgentRollouts with the network in the searching seat
+    # the policy's rollouts are AgentRollouts with the network in the searching seat:
+    # the shipped agents are ensembles, whose first member plays the rollouts alone
     policy, rng = load_agent(name, rules), random.Random(6)
-    slow = AgentRollouts(HeuristicAgent(), own=policy)
+    assert isinstance(policy, NetworkAgent) and isinstance(policy.net, Ensemble)
+    first = NetworkAgent(policy.net.nets[0], policy.cfg, "member 0")
+    slow = AgentRollouts(HeuristicAgent(), own=first)
     for view, legal in sample_views(rules, 6, seed=7):
         moves, deals = legal[:3], [sample_deal(view, rng) for _ in range(3)]
         assert agent.rollouts.wins(view, deals, moves) == slow.wins(view, deals, moves)

@@ -1,0 +1,71 @@
+"""Who should play an ensemble's search rollouts: ``python -m bench.rollout_members``.
+
+An experiment, not a benchmark (``make bench`` leaves it out: about 12 minutes a row on
+one core). ``trained+search`` keeps the ensemble as its prior and puts, in the searching
+seat of its rollouts, the whole ensemble or one member alone (the default since
+2026-11-28: member 0); each plays one seat against three heuristic players on the same
+duplicate deals. It prints each one's win share, its difference from the whole
+ensemble's deal by deal, and its milliseconds per decision (docs/search.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import torch
+
+from bench.search import Timed
+from big2.evaluation.arena import deal_results
+from big2.players import load_agent
+from big2.players.search import SearchAgent
+from big2.rules import get as get_rules
+from envs.rollouts import PolicyRollouts
+from training.checkpoint import NetworkAgent
+from training.ensemble import Actor, Ensemble
+from training.evaluate import paired
+from training.rollout import GreedyPolicy
+
+
+def searchers(spec: str, rules_name: str) -> dict[str, SearchAgent]:
+    """``spec+search`` with each choice of rollout network, by label (the ensemble first)."""
+    policy = load_agent(spec, get_rules(rules_name))
+    if not isinstance(policy, NetworkAgent) or not isinstance(policy.net, Ensemble):
+        raise ValueError(f"{spec} is not an ensemble of networks")
+    nets: dict[str, Actor] = {"the ensemble": policy.net}
+    nets |= {f"member {m}": net for m, net in enumerate(policy.net.nets)}
+    out = {}
+    for label, net in nets.items():
+        rollouts = PolicyRollouts(GreedyPolicy(net, threads=1), policy.observer, policy.codec,
+                                  policy.features)  # fmt: skip
+        out[label] = SearchAgent(policy.scores, rollouts=rollouts, seed=0, name=f"{spec}+search")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agent", default="trained", help="a shipped ensemble or its file")
+    parser.add_argument("--rules", default="standard")
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=12345, help="the validation deals'")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    rules = get_rules(args.rules)
+    first: list[tuple[int, int]] | None = None
+    for label, searcher in searchers(args.agent, args.rules).items():
+        # a deal of another seed first, untimed: numba compiles (or loads) its kernels then
+        deal_results([searcher, *["heuristic"] * 3], 1, args.seed + 1, rules)
+        timed = Timed(searcher)  # reseeded every game, so the warm-up changes nothing
+        per_deal = deal_results([timed, *["heuristic"] * 3], args.deals, args.seed, rules)
+        mine = [deal[0] for deal in per_deal]  # the searcher's (wins, score) of each deal
+        share = sum(wins for wins, _ in mine) / (4 * len(mine))
+        first = first or mine
+        diff = paired(mine, first)
+        low, high = diff["win_share_ci"]
+        print(f"{label} in the rollouts: win share {share:.3f} against three "
+              f"heuristic players, {diff['win_share']:+.3f} [{low:+.3f}, {high:+.3f}] against "
+              f"the ensemble's deal by deal, {1000 * timed.seconds / timed.decisions:.1f} ms "
+              f"per decision ({args.deals} deals of seed {args.seed})", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
