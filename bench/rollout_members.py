@@ -19,11 +19,9 @@ from big2.evaluation.arena import deal_results
 from big2.players import load_agent
 from big2.players.search import SearchAgent
 from big2.rules import get as get_rules
-from envs.rollouts import PolicyRollouts
 from training.checkpoint import NetworkAgent
 from training.ensemble import Actor, Ensemble
 from training.evaluate import paired
-from training.rollout import GreedyPolicy
 
 
 def searchers(spec: str, rules_name: str) -> dict[str, SearchAgent]:
@@ -35,8 +33,7 @@ def searchers(spec: str, rules_name: str) -> dict[str, SearchAgent]:
     nets |= {f"member {m}": net for m, net in enumerate(policy.net.nets)}
     out = {}
     for label, net in nets.items():
-        rollouts = PolicyRollouts(GreedyPolicy(net, threads=1), policy.observer, policy.codec,
-                                  policy.features)  # fmt: skip
+        rollouts = policy.search_rollouts(net)
         out[label] = SearchAgent(policy.scores, rollouts=rollouts, seed=0, name=f"{spec}+search")
     return out
 

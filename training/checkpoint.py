@@ -190,14 +190,15 @@ class NetworkAgent(PolicyAgent):
                          cfg.features(), cheat=cheat)  # fmt: skip
         self.net, self.cfg = net, cfg
 
-    def search_rollouts(self) -> PolicyRollouts:
-        """Rollouts in which this network plays the searching seat, the compiled heuristic
-        every other (:class:`envs.rollouts.PolicyRollouts`), on one torch thread as the
-        agent's own moves (:class:`~training.nets.NumpyLogits`). An ensemble's first
-        member plays them alone: on the validation deals its search won as much as with
-        the whole ensemble there, in 30% less time (docs/search.md); the prior stays the
-        ensemble's."""
-        net = self.net.nets[0] if isinstance(self.net, Ensemble) else self.net
+    def search_rollouts(self, net: Actor | None = None) -> PolicyRollouts:
+        """Rollouts in which ``net`` plays the searching seat, the compiled heuristic every
+        other (:class:`envs.rollouts.PolicyRollouts`), on one torch thread as the agent's
+        own moves (:class:`~training.nets.NumpyLogits`). By default this agent's network,
+        of an ensemble its first member alone: on the validation deals its search won as
+        much as with the whole ensemble there, in 30% less time (docs/search.md); the
+        prior stays the ensemble's."""
+        if net is None:
+            net = self.net.nets[0] if isinstance(self.net, Ensemble) else self.net
         policy = GreedyPolicy(net, threads=1)
         return PolicyRollouts(policy, self.observer, self.codec, self.features)
 
