@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import random
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ import torch
 
 from training.build import scoped_seed
 from training.config import Config, parse_args
+from training.recipes import RECIPES
 from training.train import main, train
 
 SMALL = {"steps": 8, "epoch_steps": 8, "envs": 1, "eval_deals": 1, "hidden": (8,)}
@@ -107,6 +109,25 @@ def test_parse_args_fills_a_frozen_config():
     with pytest.raises(AttributeError):
         cfg.steps = 5  # frozen
     assert Config.from_dict({**cfg.to_dict(), "obs_size": 161}) == cfg  # old keys ignored
+
+
+def test_recipe_flag_starts_from_the_recipes_first_stage(tmp_path, capsys):
+    recipes = {name: recipe.settings() for name, recipe in RECIPES.items()}
+    given, _, _ = parse_args(["--recipe", "trained", "--steps", "100"], recipes)
+    stage = RECIPES["trained"].config(0, tmp_path)  # member 0's: seed 0, no init
+    assert Config.from_dict(given) == replace(stage, steps=100, run_dir="runs/default")
+    given, _, _ = parse_args(["--recipe", "trained-charlesworth", "--opponents", "random"],
+                             recipes)  # fmt: skip
+    assert (given["rules"], given["opponents"], given["hidden"]) == (
+        "charlesworth", ["random"], (512, 256))  # fmt: skip
+    with pytest.raises(SystemExit):  # a resumed run keeps its configuration
+        parse_args(["--resume", "runs/x", "--recipe", "trained"], recipes)
+    assert "--recipe" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--recipe", "nonesuch", "--run-dir", str(tmp_path / "run")])
+    assert "invalid choice: 'nonesuch' (choose from 'trained', 'trained-charlesworth')" in (
+        capsys.readouterr().err)  # fmt: skip
+    assert not (tmp_path / "run").exists()
 
 
 def test_scoped_seed_is_reproducible_and_restores_global_states():

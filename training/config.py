@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -328,8 +329,17 @@ def _is_a(value: Any, kind: type) -> bool:
     return isinstance(value, kind)
 
 
-def parse_args(argv: list[str] | None = None) -> tuple[dict[str, Any], str | None, bool]:
-    """The config fields given on the command line, the run to resume, and --overwrite."""
+def parse_args(
+    argv: list[str] | None = None, recipes: Mapping[str, Mapping[str, Any]] | None = None
+) -> tuple[dict[str, Any], str | None, bool]:
+    """The config fields given on the command line, the run to resume, and --overwrite.
+
+    ``recipes`` names settings that ``--recipe NAME`` starts from (``training.train``
+    passes each recipe's first stage): the flags given change them.
+
+    >>> parse_args(["--recipe", "tiny", "--steps", "9"], {"tiny": {"steps": 5, "lr": 0.1}})
+    ({'steps': 9, 'lr': 0.1}, None, False)
+    """
     parser = argparse.ArgumentParser(
         prog="python -m training.train",
         description="Train a Big Two agent with Tianshou (docs/training.md).",
@@ -344,14 +354,23 @@ def parse_args(argv: list[str] | None = None) -> tuple[dict[str, Any], str | Non
         "--overwrite", action="store_true",
         help="replace the run the run directory holds (only a run's files)",
     )  # fmt: skip
+    run.add_argument(
+        "--recipe", metavar="NAME", choices=sorted(recipes or ()),
+        help="start from the settings of recipe NAME's first stage (training.recipes: "
+        "the shipped agent's network, inputs, opponents and PPO settings); the other "
+        "flags change them",
+    )  # fmt: skip
     args = vars(parser.parse_args(argv))
-    resume, overwrite = args.pop("resume"), args.pop("overwrite")
+    resume, overwrite, recipe = args.pop("resume"), args.pop("overwrite"), args.pop("recipe")
     given = {k: v for k, v in args.items() if v is not None}
-    changed = set(given) - set(RESUME_CHANGES)
+    changed = set(given) - set(RESUME_CHANGES) | ({"recipe"} if recipe else set())
     if resume and changed:
         flags = ", ".join("--" + k.replace("_", "-") for k in sorted(changed))
         allowed = ", ".join("--" + k.replace("_", "-") for k in RESUME_CHANGES)
         parser.error(f"a resumed run keeps its config; only {allowed} apply ({flags})")
+    if recipe:
+        assert recipes is not None  # argparse allowed only its names
+        given = {**recipes[recipe], **given}
     return given, resume, overwrite
 
 

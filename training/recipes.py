@@ -101,11 +101,19 @@ class Recipe:
     shared: dict[str, Any] = field(default_factory=lambda: dict(NETWORK))
     members: int = 1  # networks trained alike from different seeds; the agent is their ensemble
 
+    def settings(self, k: int = 0) -> dict[str, Any]:
+        """The Config settings of stage ``k`` but its seed, init and run directory: what
+        ``python -m training.train --recipe NAME`` starts from (stage 0).
+
+        >>> RECIPES["trained"].settings()["opponents"]
+        ('self-all',)
+        """
+        return {**self.shared, "rules": self.rules, **self.stages[k].settings}
+
     def config(self, k: int, run_dir: Path, member: int = 0) -> Config:
         """The Config of stage ``k`` of ``member``: its seed ``1000 (members x seed +
         member) + k``, its init the member's previous stage's best networks."""
-        stage = self.stages[k]
-        settings = {**self.shared, "rules": self.rules, **stage.settings}
+        settings = self.settings(k)
         init = str(stage_dir(run_dir, self, k - 1, member) / "best.pt") if k else ""
         seed = 1000 * (self.members * self.seed + member) + k
         return Config.from_dict({**settings, "seed": seed, "init": init,

@@ -87,7 +87,11 @@ def _what_is_kept(run_dir: str) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     stop_on_sigterm()  # SIGTERM unwinds like Ctrl-C: the lock is released, workers stop
-    given, resume_dir, overwrite = parse_args(argv)
+    # imported here: a recipe's stages are runs of this module's train()
+    from training.recipes import RECIPES
+
+    recipes = {name: recipe.settings() for name, recipe in RECIPES.items()}
+    given, resume_dir, overwrite = parse_args(argv, recipes)
     resume = None
     if resume_dir:
         try:
