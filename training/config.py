@@ -358,7 +358,7 @@ def parse_args(
         "--recipe", metavar="NAME", choices=sorted(recipes or ()),
         help="start from the settings of recipe NAME's first stage (training.recipes: "
         "the shipped agent's network, inputs, opponents and PPO settings); the other "
-        "flags change them",
+        f"flags change them (one of: {', '.join(sorted(recipes or ())) or 'none given'})",
     )  # fmt: skip
     args = vars(parser.parse_args(argv))
     resume, overwrite, recipe = args.pop("resume"), args.pop("overwrite"), args.pop("recipe")
