@@ -11,6 +11,8 @@ to its own directory: ``config.json``, TensorBoard logs (``tb/``), ``latest.pt``
 after every epoch) and ``curve.png``. A directory that already holds a run is refused
 unless ``--resume`` continues it or ``--overwrite`` replaces it (removing only what a run
 writes: :mod:`training.rundir`); a run holds its directory's lock while it runs.
+``--recipe NAME`` starts from the settings of a shipped agent's first stage
+(:mod:`training.recipes`), which the other flags change: ``make train`` trains so.
 
 Randomness: every seed comes from one ``SeedSequence`` of ``--seed``
 (:mod:`training.seeds`), by purpose and epoch. Tianshou draws from torch's and numpy's
