@@ -38,6 +38,28 @@ def searchers(spec: str, rules_name: str) -> dict[str, SearchAgent]:
     return out
 
 
+def compare(searchers: dict[str, SearchAgent], deals: int, seed: int, rules_name: str) -> None:
+    """Play each searcher on the same ``deals`` of ``seed`` against three heuristic players
+    and print its win share, its difference from the first searcher's deal by deal, and
+    its milliseconds per decision (label first)."""
+    rules = get_rules(rules_name)
+    first: list[tuple[int, int]] | None = None
+    for label, searcher in searchers.items():
+        # a deal of another seed first, untimed: numba compiles (or loads) its kernels then
+        deal_results([searcher, *["heuristic"] * 3], 1, seed + 1, rules)
+        timed = Timed(searcher)  # reseeded every game, so the warm-up changes nothing
+        per_deal = deal_results([timed, *["heuristic"] * 3], deals, seed, rules)
+        mine = [deal[0] for deal in per_deal]  # the searcher's (wins, score) of each deal
+        share = sum(wins for wins, _ in mine) / (4 * len(mine))
+        first = first or mine
+        diff = paired(mine, first)
+        low, high = diff["win_share_ci"]
+        print(f"{label}: win share {share:.3f} against three heuristic players, "
+              f"{diff['win_share']:+.3f} [{low:+.3f}, {high:+.3f}] against the first row's "
+              f"deal by deal, {1000 * timed.seconds / timed.decisions:.1f} ms per decision "
+              f"({deals} deals of seed {seed})", flush=True)  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agent", default="trained", help="a shipped ensemble or its file")
@@ -46,22 +68,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=12345, help="the validation deals'")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    rules = get_rules(args.rules)
-    first: list[tuple[int, int]] | None = None
-    for label, searcher in searchers(args.agent, args.rules).items():
-        # a deal of another seed first, untimed: numba compiles (or loads) its kernels then
-        deal_results([searcher, *["heuristic"] * 3], 1, args.seed + 1, rules)
-        timed = Timed(searcher)  # reseeded every game, so the warm-up changes nothing
-        per_deal = deal_results([timed, *["heuristic"] * 3], args.deals, args.seed, rules)
-        mine = [deal[0] for deal in per_deal]  # the searcher's (wins, score) of each deal
-        share = sum(wins for wins, _ in mine) / (4 * len(mine))
-        first = first or mine
-        diff = paired(mine, first)
-        low, high = diff["win_share_ci"]
-        print(f"{label} in the rollouts: win share {share:.3f} against three "
-              f"heuristic players, {diff['win_share']:+.3f} [{low:+.3f}, {high:+.3f}] against "
-              f"the ensemble's deal by deal, {1000 * timed.seconds / timed.decisions:.1f} ms "
-              f"per decision ({args.deals} deals of seed {args.seed})", flush=True)  # fmt: skip
+    labelled = {f"{label} in the rollouts": searcher
+                for label, searcher in searchers(args.agent, args.rules).items()}  # fmt: skip
+    compare(labelled, args.deals, args.seed, args.rules)
 
 
 if __name__ == "__main__":

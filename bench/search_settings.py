@@ -1,0 +1,66 @@
+"""The search's settings again, with today's agent: ``python -m bench.search_settings``.
+
+An experiment, not a benchmark (``make bench`` leaves it out: about 9 minutes a row on
+one core). ``trained+search`` as specs make it (the ensemble's prior, member 0 in the
+rollouts), with its defaults and with one setting changed at a time, each playing one
+seat against three heuristic players on the same duplicate deals; it prints each one's
+win share, its difference from the defaults' deal by deal, and its milliseconds per
+decision (docs/search.md). ``--settings`` picks the rows (the defaults always come
+first), so that rows can run in processes of their own:
+
+    python -m bench.search_settings --settings prior_weight=0 candidates=4
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import torch
+
+from bench.rollout_members import compare
+from big2.players import load_agent
+from big2.players.search import SearchAgent
+from big2.rules import get as get_rules
+from training.checkpoint import NetworkAgent
+
+SETTINGS = ("prior_weight=0", "prior_weight=0.1", "candidates=4", "candidates=10")
+KINDS = {"prior_weight": float, "candidates": int, "determinizations": int}
+
+
+def searcher(spec: str, rules_name: str, setting: str | None) -> SearchAgent:
+    """``spec+search`` as agent specs build it, with ``setting`` (``KEY=VALUE``) changed.
+
+    >>> searcher("trained", "standard", "candidates=4").candidates
+    4
+    """
+    policy = load_agent(spec, get_rules(rules_name))
+    if not isinstance(policy, NetworkAgent):
+        raise ValueError(f"{spec} is not a trained network")
+    changed: dict[str, Any] = {}
+    if setting is not None:
+        key, _, value = setting.partition("=")
+        if key not in KINDS:
+            raise ValueError(f"setting {setting!r}: expected KEY=VALUE, KEY one of {list(KINDS)}")
+        changed[key] = KINDS[key](value)
+    return SearchAgent(
+        policy.scores, rollouts=policy.search_rollouts(), seed=0, name=f"{spec}+search", **changed
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agent", default="trained", help="a shipped agent or its file")
+    parser.add_argument("--rules", default="standard")
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=12345, help="the validation deals'")
+    parser.add_argument("--settings", nargs="*", default=list(SETTINGS), metavar="KEY=VALUE")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    rows = {"the defaults": searcher(args.agent, args.rules, None)}
+    rows |= {setting: searcher(args.agent, args.rules, setting) for setting in args.settings}
+    compare(rows, args.deals, args.seed, args.rules)
+
+
+if __name__ == "__main__":
+    main()
