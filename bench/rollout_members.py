@@ -38,13 +38,13 @@ def searchers(spec: str, rules_name: str) -> dict[str, SearchAgent]:
     return out
 
 
-def compare(searchers: dict[str, SearchAgent], deals: int, seed: int, rules_name: str) -> None:
-    """Play each searcher on the same ``deals`` of ``seed`` against three heuristic players
-    and print its win share, its difference from the first searcher's deal by deal, and
-    its milliseconds per decision (label first)."""
+def compare(rows: dict[str, SearchAgent], deals: int, seed: int, rules_name: str) -> None:
+    """Play each searcher of ``rows`` on the same ``deals`` of ``seed`` against three
+    heuristic players and print its win share, its difference from the first row's deal by
+    deal, and its milliseconds per decision (its label first)."""
     rules = get_rules(rules_name)
     first: list[tuple[int, int]] | None = None
-    for label, searcher in searchers.items():
+    for label, searcher in rows.items():
         # a deal of another seed first, untimed: numba compiles (or loads) its kernels then
         deal_results([searcher, *["heuristic"] * 3], 1, seed + 1, rules)
         timed = Timed(searcher)  # reseeded every game, so the warm-up changes nothing
