@@ -22,30 +22,27 @@ from bench.rollout_members import compare
 from big2.players import load_agent
 from big2.players.search import SearchAgent
 from big2.rules import get as get_rules
-from training.checkpoint import NetworkAgent
 
 SETTINGS = ("prior_weight=0", "prior_weight=0.1", "candidates=4", "candidates=10")
 KINDS = {"prior_weight": float, "candidates": int, "determinizations": int}
 
 
 def searcher(spec: str, rules_name: str, setting: str | None) -> SearchAgent:
-    """``spec+search`` as agent specs build it, with ``setting`` (``KEY=VALUE``) changed.
+    """``spec+search`` as agent specs build it (:func:`big2.players.load_agent`), with
+    ``setting`` (``KEY=VALUE``) changed.
 
     >>> searcher("trained", "standard", "candidates=4").candidates
     4
     """
-    policy = load_agent(spec, get_rules(rules_name))
-    if not isinstance(policy, NetworkAgent):
-        raise ValueError(f"{spec} is not a trained network")
     changed: dict[str, Any] = {}
     if setting is not None:
         key, _, value = setting.partition("=")
         if key not in KINDS:
             raise ValueError(f"setting {setting!r}: expected KEY=VALUE, KEY one of {list(KINDS)}")
         changed[key] = KINDS[key](value)
-    return SearchAgent(
-        policy.scores, rollouts=policy.search_rollouts(), seed=0, name=f"{spec}+search", **changed
-    )
+    agent = load_agent(f"{spec}+search", get_rules(rules_name), **changed)
+    assert isinstance(agent, SearchAgent)
+    return agent
 
 
 def main() -> None:
