@@ -60,13 +60,18 @@ def compare(rows: dict[str, SearchAgent], deals: int, seed: int, rules_name: str
               f"({deals} deals of seed {seed})", flush=True)  # fmt: skip
 
 
+def parser(doc: str, agent: str) -> argparse.ArgumentParser:
+    """The options every search experiment takes (``agent``: what ``--agent`` may be)."""
+    out = argparse.ArgumentParser(description=doc.splitlines()[0])
+    out.add_argument("--agent", default="trained", help=agent)
+    out.add_argument("--rules", default="standard")
+    out.add_argument("--deals", type=int, default=200)
+    out.add_argument("--seed", type=int, default=12345, help="the validation deals'")
+    return out
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--agent", default="trained", help="a shipped ensemble or its file")
-    parser.add_argument("--rules", default="standard")
-    parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=12345, help="the validation deals'")
-    args = parser.parse_args()
+    args = parser(__doc__, "a shipped ensemble or its file").parse_args()
     torch.set_num_threads(1)
     labelled = {f"{label} in the rollouts": searcher
                 for label, searcher in searchers(args.agent, args.rules).items()}  # fmt: skip

@@ -13,12 +13,11 @@ first), so that rows can run in processes of their own:
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 import torch
 
-from bench.rollout_members import compare
+from bench.rollout_members import compare, parser
 from big2.players import load_agent
 from big2.players.search import SearchAgent
 from big2.rules import get as get_rules
@@ -46,13 +45,9 @@ def searcher(spec: str, rules_name: str, setting: str | None) -> SearchAgent:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--agent", default="trained", help="a shipped agent or its file")
-    parser.add_argument("--rules", default="standard")
-    parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=12345, help="the validation deals'")
-    parser.add_argument("--settings", nargs="*", default=list(SETTINGS), metavar="KEY=VALUE")
-    args = parser.parse_args()
+    options = parser(__doc__, "a shipped agent or its file")
+    options.add_argument("--settings", nargs="*", default=list(SETTINGS), metavar="KEY=VALUE")
+    args = options.parse_args()
     torch.set_num_threads(1)
     rows = {"the defaults": searcher(args.agent, args.rules, None)}
     rows |= {setting: searcher(args.agent, args.rules, setting) for setting in args.settings}
