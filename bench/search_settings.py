@@ -13,6 +13,7 @@ first), so that rows can run in processes of their own:
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 import torch
@@ -21,14 +22,14 @@ from bench.rollout_members import compare, parser
 from big2.players import load_agent
 from big2.players.search import SearchAgent
 from big2.rules import get as get_rules
+from training.evaluate import SEARCH_OPTIONS, add_search_arguments, search_options
 
 SETTINGS = ("prior_weight=0", "prior_weight=0.1", "candidates=4", "candidates=10")
-KINDS = {"prior_weight": float, "candidates": int, "determinizations": int}
 
 
 def searcher(spec: str, rules_name: str, setting: str | None) -> SearchAgent:
     """``spec+search`` as agent specs build it (:func:`big2.players.load_agent`), with
-    ``setting`` (``KEY=VALUE``) changed.
+    ``setting`` (``KEY=VALUE``, KEY a ``training.evaluate`` search option) changed.
 
     >>> searcher("trained", "standard", "candidates=4").candidates
     4
@@ -36,9 +37,12 @@ def searcher(spec: str, rules_name: str, setting: str | None) -> SearchAgent:
     changed: dict[str, Any] = {}
     if setting is not None:
         key, _, value = setting.partition("=")
-        if key not in KINDS:
-            raise ValueError(f"setting {setting!r}: expected KEY=VALUE, KEY one of {list(KINDS)}")
-        changed[key] = KINDS[key](value)
+        if key not in SEARCH_OPTIONS:
+            raise ValueError(f"setting {setting!r}: expected KEY=VALUE, KEY one of "
+                             f"{list(SEARCH_OPTIONS)}")  # fmt: skip
+        options = argparse.ArgumentParser(prog="bench.search_settings")
+        add_search_arguments(options)  # the search options' one parser: types and choices
+        changed = search_options(options.parse_args(["--" + key.replace("_", "-"), value]))
     agent = load_agent(f"{spec}+search", get_rules(rules_name), **changed)
     assert isinstance(agent, SearchAgent)
     return agent
