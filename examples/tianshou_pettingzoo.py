@@ -2,8 +2,8 @@
 
 The pattern of Tianshou's own PettingZoo example (tic-tac-toe), on Big Two: a DQN
 learner in seat 0 against three of Tianshou's masked random players, in
-``MultiAgentOffPolicyAlgorithm`` with a ``Collector`` and the off-policy trainer. Two of
-the traps listed in docs/training.md are avoided here: the n-step horizon is the four
+``MultiAgentOffPolicyAlgorithm`` with a ``Collector`` and the off-policy trainer. Two traps
+of multi-agent Tianshou are avoided here: the n-step horizon is the four
 seats (a seat's next observation comes four moves later, so a one-step target would
 bootstrap on an opponent's view), and the ``hand`` codec keeps Tianshou's full-width
 Q-values and masks at 1,695 actions. At the end the greedy Q-network plays
