@@ -152,6 +152,7 @@ def member_dir(run_dir: Path, recipe: Recipe, member: int) -> Path:
 
 
 def stage_dir(run_dir: Path, recipe: Recipe, k: int, member: int = 0) -> Path:
+    """Where stage ``k`` (from 0) of ``member`` trains: ``memberM/stageK-NAME``, K from 1."""
     return member_dir(run_dir, recipe, member) / f"stage{k + 1}-{recipe.stages[k].name}"
 
 

@@ -135,6 +135,7 @@ def _serve(args: argparse.Namespace) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
+    """The ``big2`` command's parser: one subcommand per way to play or watch."""
     top = argparse.ArgumentParser(prog="big2", description="Big Two for people and agents")
     commands = top.add_subparsers(dest="command", required=True)
     rules = sorted(R.PRESETS)

@@ -46,6 +46,7 @@ def cards_text(mask: int, color: bool) -> str:
 
 
 def move_text(move: HandRanking, color: bool) -> str:
+    """A move as the terminal shows it: its cards and category, or ``pass``."""
     if not move:
         return "pass"
     return f"{cards_text(move.cards, color)} ({move.ranking.label})"

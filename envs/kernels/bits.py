@@ -29,6 +29,7 @@ def lowest_card(single):
 
 @numba.njit(cache=True)
 def lookup(mask, sorted_cards, sorted_index):
+    """The index stored beside ``mask`` in the sorted ``sorted_cards``, or -1 if absent."""
     i = np.searchsorted(sorted_cards, mask)
     if i < sorted_cards.shape[0] and sorted_cards[i] == mask:
         return sorted_index[i]
@@ -37,9 +38,11 @@ def lookup(mask, sorted_cards, sorted_index):
 
 @numba.njit(cache=True)
 def rank_mask(hand, rank):
+    """The 4-bit mask of ``hand``'s cards of ``rank`` (bit ``s``: suit ``s``)."""
     return int((hand >> np.uint64(4 * rank)) & np.uint64(15))
 
 
 @numba.njit(cache=True)
 def bit(card):
+    """The one-card mask of card index ``card``."""
     return np.uint64(1) << np.uint64(card)

@@ -67,6 +67,7 @@ _DIAMONDS = np.uint64(sum(1 << 4 * rank for rank in range(N_RANKS)))  # << suit:
 
 
 def charlesworth_encoder(observer: Observer) -> Encoder:
+    """The batch encoder writing what ``observer`` (a ``charlesworth`` observer) writes."""
     at = Starts.of(observer)
     span = N_RANKS if observer.rules.straights_to_two else N_RANKS - 1  # the ranks runs use
     faithful = bool(getattr(observer, "faithful", False))

@@ -92,6 +92,7 @@ class PlanesStarts(NamedTuple):
 
 
 def simple_encoder(observer: Observer) -> Encoder:
+    """The batch encoder writing what ``observer`` (``simple``) writes."""
     at = SimpleStarts.of(observer)
 
     def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
@@ -101,6 +102,8 @@ def simple_encoder(observer: Observer) -> Encoder:
 
 
 def counting_encoder(observer: Observer) -> Encoder:
+    """The batch encoder writing what ``observer`` (``card_counting``, or ``oracle``: the
+    same with the other hands) writes."""
     at, counting = SimpleStarts.of(observer), CountingStarts.of(observer)
 
     def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
@@ -172,6 +175,7 @@ def _encode_counting(
 
 
 def history_encoder(observer: Observer) -> Encoder:
+    """The batch encoder writing what ``observer`` (``history``, its own ``k``) writes."""
     simple, at = SimpleStarts.of(observer), HistoryStarts.of(observer)  # the instance's k
 
     def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
@@ -203,6 +207,7 @@ def _encode_history(
 
 
 def planes_encoder(observer: Observer) -> Encoder:
+    """The batch encoder writing what ``observer`` (``planes``) writes."""
     at = PlanesStarts.of(observer)
 
     def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
