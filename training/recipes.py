@@ -152,7 +152,8 @@ def member_dir(run_dir: Path, recipe: Recipe, member: int) -> Path:
 
 
 def stage_dir(run_dir: Path, recipe: Recipe, k: int, member: int = 0) -> Path:
-    """Where stage ``k`` (from 0) of ``member`` trains: ``memberM/stageK-NAME``, K from 1."""
+    """Where stage ``k`` (from 0) of ``member`` trains: ``stageK-NAME``, K from 1, in
+    :func:`member_dir`."""
     return member_dir(run_dir, recipe, member) / f"stage{k + 1}-{recipe.stages[k].name}"
 
 
