@@ -8,7 +8,6 @@ a change to the statistics that would move a committed figure is caught here.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -28,7 +27,7 @@ def committed_studies() -> list[tuple[Path, Path]]:
     """(study file, its run directory) of every study whose report is committed."""
     found = []
     for study in sorted((ROOT / "studies").glob("*.toml")):
-        run_dir = ROOT / tomllib.loads(study.read_text())["run_dir"]
+        run_dir = ROOT / parse(["--study", str(study)])[1].run_dir  # the study file's own
         if (run_dir / "summary.md").exists():
             found.append((study, run_dir))
     return found
