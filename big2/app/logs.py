@@ -1,8 +1,10 @@
 """Where the apps keep game logs: one JSON file per game in a folder, never lost.
 
-``big2 play`` and ``big2 serve`` save every game here. If the folder stops working
-while a game is played, the log goes to the system's temporary folder instead and the
-caller is told where.
+``big2 play`` and ``big2 serve`` save every game here, after every move. A save replaces
+the file in one step (a temporary file beside it, then a rename), so a process stopped
+in the middle of a save leaves the previous save whole. If the folder stops working while
+a game is played, the log goes to a private folder of the user's in the system's
+temporary folder instead (:func:`fallback_folder`), and the caller is told where.
 
 >>> import tempfile
 >>> from big2.game import Game
@@ -14,11 +16,17 @@ caller is told where.
 
 from __future__ import annotations
 
+import os
+import secrets
+import stat
 import tempfile
 from datetime import datetime
 from pathlib import Path
 
 from big2.log import GameLog
+
+# O_NOFOLLOW where the system has it: a planted link is refused, never written through
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
 def new_log_name() -> str:
@@ -28,14 +36,71 @@ def new_log_name() -> str:
 
 def save_log(log: GameLog, folder: Path, name: str) -> tuple[Path, str | None]:
     """Write ``log`` as ``folder/name`` (replacing an earlier save of the same game);
-    the path, and None or why it went to the temporary folder instead."""
+    the path, and None or why it went to :func:`fallback_folder` instead."""
     text = log.to_json(indent=1)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text, encoding="utf-8")
-        return folder / name, None
+        return write_replacing(folder / name, text), None
     except OSError as e:
-        fallback = Path(tempfile.gettempdir()) / "big2_logs"
-        fallback.mkdir(parents=True, exist_ok=True)
-        (fallback / name).write_text(text, encoding="utf-8")
-        return fallback / name, f"could not save the log in {folder} ({e.strerror or e})"
+        path = write_replacing(fallback_folder() / name, text)
+        return path, f"could not save the log in {folder} ({e.strerror or e})"
+
+
+def write_replacing(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` in one step: a new temporary file beside it (created
+    exclusively, never through a link), then renamed over ``path``. ``path`` is returned.
+
+    An error, or a signal that stops the process mid-write, leaves ``path`` as it was and
+    removes the temporary file.
+
+    >>> import tempfile
+    >>> target = Path(tempfile.mkdtemp()) / "a.json"
+    >>> write_replacing(target, "{}").read_text()
+    '{}'
+    """
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        descriptor = os.open(temporary, _CREATE, 0o666)
+        with open(descriptor, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)  # a link at ``path`` is replaced, not followed
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def fallback_folder() -> Path:
+    """A folder for logs that only this user can enter: ``big2_logs-UID`` in the system's
+    temporary folder, made with mode 0700.
+
+    On a shared machine anyone can create that name first. It is used only if it is a
+    real folder (not a link) owned by this user that nobody else may write in; otherwise
+    a new private folder with a random name is made.
+
+    >>> folder = fallback_folder()
+    >>> folder.is_dir() and oct(folder.stat().st_mode & 0o777)
+    '0o700'
+    """
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    folder = Path(tempfile.gettempdir()) / f"big2_logs-{uid if uid is not None else 'user'}"
+    try:
+        folder.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix="big2_logs-"))
+    if _private(folder, uid):
+        return folder
+    return Path(tempfile.mkdtemp(prefix="big2_logs-"))
+
+
+def _private(folder: Path, uid: int | None) -> bool:
+    """Whether ``folder`` is a real folder, owned by ``uid``, closed to everyone else."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    if uid is None:  # no owners or modes to check (Windows: the temporary folder is the user's)
+        return stat.S_ISDIR(info.st_mode)
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == uid and not info.st_mode & 0o077

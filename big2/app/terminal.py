@@ -2,16 +2,21 @@
 
 The person picks a legal move by its number, types its cards (``3D 3S``), ``p`` to
 pass, ``h`` for help or ``q`` to quit. Invalid input re-prompts and changes nothing.
-Every game's log is saved as JSON in the chosen folder; :func:`replay` steps through a
-saved log with all hands visible.
+Every game's log is saved as JSON in the chosen folder after every move, and on
+quitting, on end of input and on SIGTERM or SIGHUP (:func:`stop_on_signals`), so closing
+the terminal loses nothing; :func:`replay` steps through a saved log with all hands
+visible.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from types import FrameType
 
 from big2 import cards as C
 from big2.app.logs import new_log_name, save_log
@@ -34,6 +39,45 @@ RED, RESET, BOLD = "\033[31m", "\033[0m", "\033[1m"
 
 class Quit(Exception):
     """The person typed q."""
+
+
+class Stopped(Exception):
+    """A signal that ends the program arrived (SIGTERM, or SIGHUP: the terminal closed).
+
+    :meth:`TerminalGame.play` saves the game and sets ``saved`` to the log's path before
+    passing it on; the command then exits with ``128 + signum``, as the signal would have.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+        self.saved: Path | None = None
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Inside, SIGTERM and SIGHUP raise :class:`Stopped` in the main thread instead of
+    ending the process at once, so the game in play is saved.
+
+    A signal that is ignored (``nohup``) or has a handler of its own already is left
+    as it is; the handlers before are given back on the way out.
+    """
+    names = ("SIGTERM", "SIGHUP")  # SIGHUP: POSIX only
+    signums = [getattr(signal, n) for n in names if hasattr(signal, n)]
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise Stopped(signum)
+
+    previous = {s: signal.getsignal(s) for s in signums}
+    for signum, handler in previous.items():
+        if handler is signal.SIG_DFL:
+            signal.signal(signum, stop)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            if signal.getsignal(signum) is stop:
+                signal.signal(signum, handler)
 
 
 def cards_text(mask: int, color: bool) -> str:
@@ -77,42 +121,62 @@ class TerminalGame:
                              f"another --log-dir")  # fmt: skip
         self.color = _wants_color() if color is None else color
         self.read, self.write = read, write
+        self._problem: str | None = None
 
     def play(self, seed: Seed = None) -> Game:
-        """Play one game to its end (or until ``q``); the log is saved either way."""
+        """Play one game to its end (or until ``q``); the log is saved after every move.
+
+        A signal that ends the program (:class:`Stopped`, from :func:`stop_on_signals`)
+        saves the game too, then goes on to the caller.
+        """
         game = Game(self.rules, seed=seed)
+        name = new_log_name()
         person = _Person(self, game)
         others = iter(self.opponents)
         agents = [person if s == self.seat else next(others) for s in range(4)]
-        self.write(f"You are seat {self.seat}. Type h for help.")
         try:
-            play(game, agents)
+            self.write(f"You are seat {self.seat}. Type h for help.")
+            self.save(game.log, name)  # the deal, before the first move
+            while not game.is_over:
+                _one_move(game, agents)
+                self.save(game.log, name)
         except Quit:
             person.announce()
             self.write("Quit.")
+        except Stopped as stop:
+            stop.saved = self.save(game.log, name)
+            raise
         else:
             person.announce()
-        self._finish(game)
+        self._finish(game, name)
         return game
 
-    def _finish(self, game: Game) -> None:
+    def _finish(self, game: Game, name: str) -> None:
         if game.is_over:
             scores = game.scores()
             winner = "You win" if game.winner == self.seat else f"Seat {game.winner} wins"
             self.write(f"{winner}! Scores: {list(scores)} (you: {scores[self.seat]:+d})")
-        path = self.save(game.log)
+        path = self.save(game.log, name)
         self.write(f"Game log saved to {path}")
 
-    def save(self, log: GameLog) -> Path:
-        """Write ``log`` as JSON in the log folder; the path is returned.
+    def save(self, log: GameLog, name: str | None = None) -> Path:
+        """Write ``log`` as JSON in the log folder as ``name`` (a new name if None); the
+        path is returned.
 
-        If the folder stopped working since the game began, the log goes to the system's
-        temporary folder instead, and a message says why and where.
+        If the folder stopped working since the game began, the log goes to a private
+        temporary folder instead (:func:`big2.app.logs.fallback_folder`), and a message
+        says why and where, once.
         """
-        path, problem = save_log(log, self.log_dir, new_log_name())
-        if problem:
-            self.write(f"{problem[0].upper()}{problem[1:]}.")
+        path, problem = save_log(log, self.log_dir, name or new_log_name())
+        if problem and problem != self._problem:
+            self._write_if_possible(f"{problem[0].upper()}{problem[1:]}; saved to {path}.")
+        self._problem = problem
         return path
+
+    def _write_if_possible(self, text: str) -> None:
+        """Write ``text``, unless the terminal is gone (after a hang-up)."""
+        with suppress(OSError):
+            self.write(text)
 
     def ask(self, game: Game) -> HandRanking:
         """Show the person's screen and read moves until one is legal (``q`` quits)."""
@@ -172,6 +236,12 @@ class TerminalGame:
         ]
         lines += [f"  {i:>3}. {move_text(m, color)}" for i, m in enumerate(legal, 1)]
         return "\n".join(lines)
+
+
+def _one_move(game: Game, agents: Sequence[Agent]) -> None:
+    """Let the seat to act in ``game`` make one move."""
+    before = len(game.log.moves)
+    play(game, agents, until=lambda g: len(g.log.moves) > before)
 
 
 class _Person:
