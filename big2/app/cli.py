@@ -14,7 +14,7 @@ import argparse
 import random
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -54,17 +54,44 @@ def _arena(args: argparse.Namespace) -> None:
     rules = R.get(args.rules)
     agents: list[Agent | str] = [load_agent(a, rules) for a in args.agents]
     log_dir = Path(args.log_dir) if args.log_dir else None  # checked before any game
+    given = (("--json", args.json), ("--csv", args.csv))
+    outputs = {flag: Path(path) for flag, path in given if path}
+    for flag, path in outputs.items():  # before any game, not after the last
+        _check_output(flag, path)
     with backends.from_arguments(args) as backend:
         result = evaluate(agents, args.deals, args.seed, rules, progress=args.progress,
                           backend=backend, log_dir=log_dir)  # fmt: skip
     print(result.table())
-    if args.json:
-        Path(args.json).write_text(result.to_json(), encoding="utf-8")
-    if args.csv:
-        Path(args.csv).write_text(result.to_csv(), encoding="utf-8")
+    texts = {"--json": result.to_json, "--csv": result.to_csv}
+    for flag, path in outputs.items():
+        path.write_text(texts[flag](), encoding="utf-8")
+
+
+def _check_output(flag: str, path: Path) -> None:
+    """Refuse an output file that could not be written, naming why (its folder is made)."""
+    from big2.log import unwritable
+
+    if path.is_dir():
+        raise ValueError(f"{flag} {path} is a folder; give a file name")
+    if problem := unwritable(path.parent):
+        raise ValueError(f"cannot write {flag} {path} ({problem}); choose another file")
 
 
 def _play(args: argparse.Namespace) -> None:
+    from big2.app.terminal import Stopped, stop_on_signals
+
+    try:
+        with stop_on_signals(), installed_guards():
+            _play_games(args)
+    except Stopped as stop:  # the game was saved; say where if the terminal is still there
+        where = stop.saved or Path(args.log_dir)
+        with suppress(OSError):
+            print(f"\nbig2 play: stopped by {stop}; the game is saved in {where}", file=sys.stderr)
+        sys.exit(128 + stop.signum)
+
+
+def _play_games(args: argparse.Namespace) -> None:
+    """Games in the terminal, one after the other while the person wants another."""
     from big2.app.terminal import TerminalGame
 
     rules = R.get(args.rules)
@@ -211,9 +238,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(demo(args.seed, R.get(args.rules)))
         elif args.command == "replay":
             _replay(args)
+        elif args.command == "play":
+            _play(args)  # its own signal handlers first, then the guards (see _play)
         else:  # the commands that run agents, whose first moves may compile kernels
             with installed_guards():
-                {"arena": _arena, "play": _play, "serve": _serve}[args.command](args)
+                {"arena": _arena, "serve": _serve}[args.command](args)
     except (ValueError, ImportError) as e:  # ImportError: a backend's missing extra
         raise SystemExit(f"big2 {args.command}: {e}") from None
     except (KeyboardInterrupt, EOFError):
