@@ -17,11 +17,19 @@ import pytest
 
 from big2.evaluation.stats import normal_ci, t95, t_ci
 from training import checkpoint
+from training.ablation import runner
 from training.ablation.cell import _attempt
 from training.ablation.cli import main, parse
-from training.ablation.report import OUTPUTS, summary
+from training.ablation.report import summary
 from training.ablation.reuse import reuse_cells
-from training.ablation.runner import Outcome, prepare, run_cells
+from training.ablation.runner import (
+    OUTPUTS,
+    Outcome,
+    StudyMismatch,
+    cell_spec,
+    prepare,
+    run_cells,
+)
 from training.ablation.stats import (
     DEALS_ONLY,
     DISTINGUISHABLE,
@@ -243,7 +251,7 @@ def test_options_are_coerced_and_bad_ones_named():
             coerce(own, "1")
     with pytest.raises(ValueError, match="takes true or false"):
         coerce("plan_features", "maybe")
-    with pytest.raises(ValueError, match="takes a int"):
+    with pytest.raises(ValueError, match="takes an integer"):
         coerce("envs", "many")
 
 
@@ -269,7 +277,7 @@ def test_a_study_file_reads_like_the_command_line(tmp_path):
     path = tmp_path / "study.toml"
     path.write_text(
         'observers = ["simple", "planes"]\nseeds = 2\nsteps = 500\nrun_dir = "out"\n'
-        '[set]\nhidden = [16]\n[grid]\ncritic_observer = ["oracle", ""]\n'
+        '[fixed]\nhidden = [16]\n[grid]\ncritic_observer = ["oracle", ""]\n'
     )
     from_file, run = parse(["--study", str(path), "--workers", "2"])
     from_flags, _ = parse(["--observers", "simple", "planes", "--seeds", "2", "--steps", "500",
@@ -283,6 +291,51 @@ def test_a_study_file_reads_like_the_command_line(tmp_path):
     path.write_text('run_dir = "out"\n[grid]\nenvs = "16"\n')
     with pytest.raises(ValueError, match="needs a list of values"):
         parse(["--study", str(path)])
+
+
+def test_a_study_files_fixed_table_reaches_the_cells_and_the_record(tmp_path):
+    path = tmp_path / "study.toml"
+    path.write_text(f'observers = ["simple"]\nrun_dir = "{tmp_path / "run"}"\n'
+                    '[fixed]\nlr = 0.001\nhidden = [16]\nplan_features = true\n')  # fmt: skip
+    study, run = parse(["--study", str(path), "--set", "envs=4"])
+    assert dict(study.fixed) == {"lr": 0.001, "hidden": (16,), "plan_features": True, "envs": 4}
+    assert {(c.config.lr, c.config.hidden, c.config.envs) for c in study.cells(run.run_dir)} == {
+        (0.001, (16,), 4)
+    }
+    prepare(study, run.run_dir)
+    saved = json.loads((run.run_dir / "study.json").read_text())["fixed"]
+    assert saved == {"lr": 0.001, "hidden": [16], "plan_features": True, "envs": 4}
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        ("[set]\nlr = 0.001", r"the table \[fixed\] \(as study.json keeps them\), not \[set\]"),
+        ("[fixed]\nlearning_rate = 0.1", "unknown training option 'learning_rate'"),
+        ('[fixed]\nlr = "fast"', "option 'lr' takes a number, not 'fast'"),
+        ('[fixed]\nreward = "lose"', r"option 'reward' takes one of \['score'"),
+        ("[fixed]\nenvs = true", "option 'envs' takes an integer, not True"),
+        ("[fixed]\nenvs = 0", "option 'envs' must be at least 1, not 0"),
+        ("[fixed]\nhidden = [16.5]", "option 'hidden' takes an integer, not 16.5"),
+        ("[fixed]\nhidden = 16", "option 'hidden' takes a list"),
+        ("[fixed]\nseed = 3", "set by the study itself"),
+        ('workers = "2"', "study key 'workers' takes an integer"),
+        ("worker = 2", r"unknown study keys \['worker'\]; expected some of \['backend'"),
+        ("fixed = 3", "study key 'fixed' takes a table of options"),
+    ],
+)
+def test_bad_study_file_keys_are_refused_before_anything_is_written(
+    lines, message, tmp_path, monkeypatch
+):
+    def write_nothing(*_):
+        raise AssertionError("the study got as far as writing its directory")
+
+    monkeypatch.setattr("training.ablation.cli.prepare", write_nothing)
+    path = tmp_path / "study.toml"
+    path.write_text(f'observers = ["simple"]\nseeds = 1\nrun_dir = "{tmp_path / "run"}"\n{lines}\n')
+    with pytest.raises(SystemExit, match=message):
+        main(["--study", str(path), "--set", "eval_deals=1"])
+    assert not (tmp_path / "run").exists()
 
 
 def test_the_oracle_actor_is_only_for_studies():
@@ -536,6 +589,101 @@ def test_a_corrupt_study_record_is_refused_and_kept(tmp_path):
         main(study_args(tmp_path))
     assert (tmp_path / "study.json").read_text() == "{half a record"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["study.json"]
+
+
+def finish(cell, study: Study, options: dict | None = None, **record) -> Path:
+    """Give ``cell`` the spec and result a finished cell of ``study`` has, as if trained
+    (its config with ``options`` changed, its result with ``record``); the result's path."""
+    spec = cell_spec(cell, study)
+    cell.directory.mkdir(parents=True, exist_ok=True)
+    (cell.directory / "cell.json").write_text(json.dumps(spec))
+    result = {**spec, "config": {**spec["config"], **(options or {})}, "seed": cell.seed,
+              "steps": study.steps, "train_seconds": 1.0, "wall_seconds": 1.0, "curve": [],
+              "report": {"random": {"wins": [1, 0], "scores": [3, -2]}}, **record}  # fmt: skip
+    (cell.directory / "result.json").write_text(json.dumps(result))
+    return cell.directory / "result.json"
+
+
+def started_cells(monkeypatch) -> list[str]:
+    """The names of the cells run_cells starts from now on (none is run)."""
+    started = []
+
+    class Finished:
+        returncode = 0
+
+        def poll(self) -> int:
+            return 0
+
+    def start(cell, _study):
+        started.append(cell.name)
+        return Finished(), (cell.directory / runner.LOG).open("wb")
+
+    monkeypatch.setattr(runner, "_start", start)
+    return started
+
+
+def test_a_study_without_its_record_keeps_its_cells_and_writes_the_record_again(
+    tmp_path, monkeypatch, capsys
+):
+    root = tmp_path / "s"
+    study, _ = parse(study_args(root))
+    cells = prepare(study, root)
+    results = [finish(cell, study) for cell in cells[:3]]
+    cells[3].directory.mkdir(parents=True)  # started: its spec written, no result
+    (cells[3].directory / "cell.json").write_text(json.dumps(cell_spec(cells[3], study)))
+    before = [p.read_bytes() for p in results]
+    (root / "study.json").unlink()  # deleted, or never written
+    (root / "summary.md").write_text("an earlier report")
+    started = started_cells(monkeypatch)
+    outcomes = run_cells(prepare(study, root), study, workers=1, progress=False)
+    assert started == [cells[3].name]  # the finished cells are kept, the other continues
+    assert [o.result is not None for o in outcomes] == [True] * 3 + [False]
+    assert [p.read_bytes() for p in results] == before
+    assert json.loads((root / "study.json").read_text()) == study.to_dict()
+    assert "had no study.json; the 4 cells in it are this study's" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (
+            lambda c, s: finish(c[0], s, {"lr": 0.5}),
+            r"simple seed 0 \(result.json\) trains with "
+            r"other options \(lr\)",
+        ),
+        (
+            lambda c, s: finish(c[1], s, report_deals=9),
+            r"simple seed 1 \(result.json\) trains "
+            r"with other options \(report_deals\)",
+        ),
+        (
+            lambda c, s: (c[2].directory / "cell.json").write_text("{half"),
+            "planes seed 0: its cell.json is not a record this study can read",
+        ),
+        (
+            lambda c, s: (c[0].directory.parent / "seed7").mkdir(),
+            "cells/simple/seed7 is not a cell of this study",
+        ),
+        (
+            lambda c, s: (c[0].directory.parents[2] / "notes.txt").write_text("mine"),
+            r"not only a study's \(notes.txt\)",
+        ),
+    ],
+)
+def test_a_study_without_its_record_refuses_cells_of_another_and_changes_nothing(
+    make, message, tmp_path
+):
+    root = tmp_path / "s"
+    study, _ = parse(study_args(root))
+    cells = prepare(study, root)
+    for cell in cells:
+        finish(cell, study)
+    (root / "study.json").unlink()
+    make(cells, study)
+    files = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    with pytest.raises(StudyMismatch, match=message):
+        prepare(study, root)
+    assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == files
 
 
 def test_cells_start_seed_by_seed(tmp_path, monkeypatch):

@@ -10,15 +10,17 @@ or the same as a TOML file (``--study study.toml``; flags given beside it overri
     observers = ["simple", "planes"]
     seeds = 3
     steps = 400000
-    [set]
+    [fixed]
     epoch_steps = 40000
     [grid]
     critic_observer = ["oracle", ""]
 
-``--set`` fixes any ``training.train`` option for every cell (tuple options take
-space-separated values: ``--set "hidden=512 256"``); ``--grid`` varies one beside the
-observer (comma-separated values; an empty value is the empty string). Re-running the
-same command skips finished cells and rebuilds the report; other settings are refused.
+``--set`` (a study file's ``[fixed]`` table, the name ``study.json`` keeps) fixes any
+``training.train`` option for every cell (tuple options take space-separated values:
+``--set "hidden=512 256"``); ``--grid`` varies one beside the observer (comma-separated
+values; an empty value is the empty string). An unknown key, or a value of the wrong type
+or outside its choices, is refused before anything is written. Re-running the same
+command skips finished cells and rebuilds the report; other settings are refused.
 ``--reuse DIR`` takes the finished cells of another study that train exactly as cells
 of this one (:mod:`training.ablation.reuse`).
 """
@@ -29,7 +31,7 @@ import argparse
 import shlex
 import sys
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +65,12 @@ def parse(argv: list[str]) -> tuple[Study, RunOptions]:
     parser = _parser()
     args = vars(parser.parse_args(argv))
     data = _merged(args)
+    known = sorted({f.name for f in fields(Study)} - {"command"} | set(RUN_OPTIONS))
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ValueError(f"unknown study keys {unknown}; expected some of {known}")
     run = {k: data.pop(k) for k in RUN_OPTIONS if data.get(k) is not None}
+    _check_run(run)
     if not run.get("run_dir"):
         parser.error("a study needs --run-dir (or run_dir in the study file)")
     command = "python -m training.ablation " + shlex.join(argv)
@@ -96,21 +103,48 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_run(run: dict[str, Any]) -> None:
+    """Raise ValueError for a run option of the wrong type (from a study file).
+
+    >>> _check_run({"workers": "2"})
+    Traceback (most recent call last):
+    ValueError: study key 'workers' takes an integer, got '2'
+    """
+    for key, value in run.items():
+        kind = int if key == "workers" else str
+        values = value if key == "reuse" and isinstance(value, list) else [value]
+        if not all(isinstance(v, kind) and not isinstance(v, bool) for v in values):
+            words = "an integer" if kind is int else "text"
+            raise ValueError(f"study key {key!r} takes {words}, got {value!r}")
+
+
 def _merged(args: dict[str, Any]) -> dict[str, Any]:
     """The study file's keys (if ``--study``) with the flags given beside it on top:
     ``--set`` and ``--grid`` add to or replace the file's single options."""
     data: dict[str, Any] = {}
     if args["study"] is not None:
         data = _read_toml(args["study"])
-        data["fixed"] = data.pop("set", {})
+        if "set" in data:
+            raise ValueError(f"study file {args['study']}: the options every cell shares are "
+                             f"the table [fixed] (as study.json keeps them), not [set]; "
+                             f"rename it")  # fmt: skip
     given = {k: v for k, v in args.items() if v is not None and k not in ("study", "no_progress")}
     if "fixed" in given:
-        data["fixed"] = {**data.get("fixed", {}), **_assignments(given.pop("fixed"), "--set")}
+        fixed = _assignments(given.pop("fixed"), "--set")
+        data["fixed"] = {**_table(data, "fixed"), **fixed}
     if "grid" in given:
         grid = {k: v.split(",") for k, v in _assignments(given.pop("grid"), "--grid").items()}
-        data["grid"] = {**data.get("grid", {}), **grid}
+        data["grid"] = {**_table(data, "grid"), **grid}
     data.update(given)
     return data
+
+
+def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
+    """The study file's table ``key`` (empty if it has none), to add flags to."""
+    table = data.get(key, {})
+    if not isinstance(table, dict):
+        raise ValueError(f"study key {key!r} takes a table of options, got {table!r}")
+    return table
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 from big2.evaluation.stats import mean
 from training.ablation.cell import machine
 from training.ablation.plots import plot_curves, plot_final, settings_with_results
-from training.ablation.runner import Outcome
+from training.ablation.runner import OUTPUTS, Outcome
 from training.ablation.stats import (
     DEALS_ONLY,
     DISTINGUISHABLE,
@@ -38,8 +38,6 @@ from training.ablation.stats import (
     text,
 )
 from training.ablation.study import CHEATING, Setting, Study, as_text
-
-OUTPUTS = ("results.csv", "summary.md", "curves.png", "final.png")
 
 
 def write_report(

@@ -13,7 +13,10 @@ loses at most an epoch of each cell that was running. Cells start seed by seed (
 seed 0, then every setting's seed 1, ...), so a study stopped early holds whole seeds
 to compare. A cell that fails (an exception, or a
 process that dies) is reported with its error and the others go on. ``study.json``
-records the study; a re-run whose settings differ is refused before anything runs.
+records the study; a re-run whose settings differ is refused before anything runs. A
+study directory that has lost its ``study.json`` is taken over when every cell in it
+records that it trains as this study's cell there (and refused, naming the cells that do
+not, otherwise).
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ from training.config import Config
 from training.lock import LOCK_FILE, DirectoryLock, Locked
 
 STUDY_FILE = "study.json"
+OUTPUTS = ("results.csv", "summary.md", "curves.png", "final.png")  # the report's files
+# what a study writes in its directory (study.json.tmp: cut while it wrote study.json)
+STUDY_ENTRIES = (STUDY_FILE, f"{STUDY_FILE}.tmp", "cells", LOCK_FILE, *OUTPUTS)
 CELL_WAIT = 30.0  # seconds to wait for an earlier run's cell process to end
 
 
@@ -66,7 +72,8 @@ def prepare(study: Study, root: Path) -> list[Cell]:
     """Check the study against ``root`` and write ``study.json``; the cells to report.
 
     Raises :class:`StudyMismatch` (and writes nothing) when ``root`` holds a study with
-    other settings, or a finished cell whose config differs from this study's.
+    other settings, or a finished cell whose config differs from this study's, or (with
+    no ``study.json``) anything but this study's files and cells.
     """
     study.check()
     saved_file = root / STUDY_FILE
@@ -84,21 +91,95 @@ def prepare(study: Study, root: Path) -> list[Cell]:
             )
         # no cell of it finished: nothing is lost by taking the new settings
     elif root.exists() and any(p.name != LOCK_FILE for p in root.iterdir()):
-        raise StudyMismatch(f"{root} holds files but no {STUDY_FILE}; use another --run-dir")
+        _take_over(study, root)
     cells = study.cells(root)
     for cell in cells:
         done = _finished(cell)
         if done is not None and trained_as(done["config"]) != trained_as(cell.config):
-            mine = trained_as(cell.config).to_dict()
-            theirs = trained_as(done["config"]).to_dict()
-            keys = sorted(k for k in mine if theirs[k] != mine[k])
             raise StudyMismatch(
                 f"finished cell {cell.name} in {root} was trained with other options "
-                f"({', '.join(keys)}); use another --run-dir"
+                f"({', '.join(_other_options(done['config'], cell))}); use another --run-dir"
             )
     root.mkdir(parents=True, exist_ok=True)
     write_json(saved_file, study.to_dict())
     return cells
+
+
+def _other_options(config: dict[str, Any], cell: Cell) -> list[str]:
+    """The options ``config`` (a cell's saved one) trains with other values than ``cell``."""
+    mine, theirs = trained_as(cell.config).to_dict(), trained_as(config).to_dict()
+    return sorted(k for k in mine if theirs[k] != mine[k])
+
+
+def _take_over(study: Study, root: Path) -> None:
+    """Check that ``root``, which holds files but no ``study.json`` (deleted, or never
+    written), holds only this study's outputs and cells, each trained (or being trained)
+    as its own saved config says this study's cell is; raise :class:`StudyMismatch`
+    naming what does not fit otherwise. :func:`prepare` then writes ``study.json`` again,
+    and the cells are reused (finished) or continued like any re-run's."""
+    foreign = sorted(p.name for p in root.iterdir() if p.name not in STUDY_ENTRIES)
+    if foreign:
+        raise StudyMismatch(f"{root} holds files but no {STUDY_FILE}, and not only a study's "
+                            f"({', '.join(foreign)}); use another --run-dir")  # fmt: skip
+    cells = {cell.directory: cell for cell in study.cells(root)}
+    found = _cell_directories(root)
+    problems = [p for p in (_not_like(d, cells, study) for d in found) if p is not None]
+    if problems:
+        raise StudyMismatch(f"{root} has no {STUDY_FILE}, and its cells are not all this "
+                            f"study's: {'; '.join(problems)}; run the study they belong to, "
+                            f"or use another --run-dir (nothing was changed)")  # fmt: skip
+    print(f"ablation: {root} had no {STUDY_FILE}; the {len(found)} cells in it are this "
+          f"study's: finished ones are kept, the others continue", file=sys.stderr)  # fmt: skip
+
+
+def _not_like(directory: Path, cells: dict[Path, Cell], study: Study) -> str | None:
+    """Why ``directory`` is not the cell of ``cells`` it would be; None if it is."""
+    if directory not in cells:
+        return f"{directory.relative_to(directory.parents[2])} is not a cell of this study"
+    return _unlike(cells[directory], study)
+
+
+def _cell_directories(root: Path) -> list[Path]:
+    """Every entry two levels below ``root/cells`` (a cell's directory, if it is one), and
+    every entry one level below that is not a directory."""
+    found = []
+    for setting in sorted((root / "cells").glob("*")):
+        found += sorted(setting.iterdir()) if setting.is_dir() else [setting]
+    return found
+
+
+def _unlike(cell: Cell, study: Study) -> str | None:
+    """How what ``cell``'s directory records (its result, its spec, its run's config)
+    differs from the cell ``study`` trains there, by the first record that differs;
+    None if none does."""
+    for name, record in _records(cell):
+        if not isinstance(record, dict) or not isinstance(record.get("config"), dict):
+            return f"{cell.name}: its {name} is not a record this study can read"
+        keys = _other_options(record["config"], cell)
+        keys += [k for k in ("report_seed", "report_deals")
+                 if k in record and record[k] != getattr(study, k)]  # fmt: skip
+        if keys:
+            return f"{cell.name} ({name}) trains with other options ({', '.join(keys)})"
+    return None
+
+
+def _records(cell: Cell) -> list[tuple[str, Any]]:
+    """What ``cell``'s directory says it trains as, by file: its result (if finished),
+    its spec and its run's config (as a spec with a config alone); None for a file that
+    cannot be read."""
+    found: list[tuple[str, Any]] = []
+    result = _finished(cell)  # a file that is not a result is named, and run again
+    if result is not None:
+        found.append((RESULT, result))
+    for name in (SPEC, "run/config.json"):
+        try:
+            data = json.loads((cell.directory / name).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):
+            data = None
+        found.append((name, {"config": data} if name.startswith("run/") else data))
+    return found
 
 
 def trained_as(config: Config | dict[str, Any]) -> Config:

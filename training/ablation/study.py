@@ -42,12 +42,22 @@ MEASURED = ("eval_opponents", "eval_seed", "eval_deals", "eval_engine")
 CHEATING = "cheating upper bound"
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 _DEFAULTS = {f.name: f.default for f in fields(Config)}
+_META = {f.name: f.metadata for f in fields(Config)}
 
 
 def coerce(key: str, value: Any) -> Any:
-    """``value`` (text from the command line, or TOML data) as the type of option ``key``.
+    """``value`` (text from the command line, or TOML data) as the type of option ``key``;
+    ValueError naming the option and what it takes if it is not one, or is outside the
+    option's bounds or choices (:class:`training.config.Config`'s declarations).
 
-    Tuple options take space-separated text or a list; booleans take true/false/yes/no/1/0.
+    Tuple options take space-separated text or a list; booleans take true/false/yes/no/1/0
+    as text, and only true or false as TOML data.
+
+    >>> coerce("lr", 1), coerce("opponents", ["random", "greedy"])
+    (1.0, ('random', 'greedy'))
+    >>> coerce("envs", 1.5)
+    Traceback (most recent call last):
+    ValueError: option 'envs' takes an integer, not 1.5
     """
     if key in OWN:
         raise ValueError(
@@ -59,24 +69,55 @@ def coerce(key: str, value: Any) -> Any:
             f"unknown training option {key!r}; expected one of {sorted(set(_DEFAULTS) - set(OWN))}"
         )
     default = _DEFAULTS[key]
-    if isinstance(default, tuple):
-        items = value.split() if isinstance(value, str) else list(value)
-        kind = type(default[0]) if default else str
-        return tuple(_scalar(key, kind, v) for v in items)
-    return _scalar(key, type(default), value)
+    if not isinstance(default, tuple):
+        return _allowed(key, _scalar(key, type(default), value))
+    if not isinstance(value, str | list | tuple):
+        raise ValueError(f"option {key!r} takes a list (or space-separated values), not "
+                         f"{value!r}")  # fmt: skip
+    items = value.split() if isinstance(value, str) else list(value)
+    kind = type(default[0]) if default else str
+    return tuple(_allowed(key, _scalar(key, kind, v)) for v in items)
+
+
+_WORDS_OF = {int: "an integer", float: "a number", str: "text", bool: "true or false"}
 
 
 def _scalar(key: str, kind: type, value: Any) -> Any:
-    if kind is bool:
-        if isinstance(value, bool):
+    """One value of option ``key`` as ``kind``: text is parsed, TOML data must have the
+    kind already (an integer also serves as a number)."""
+    if isinstance(value, str):
+        return _parsed(key, kind, value)
+    if isinstance(value, bool):
+        if kind is bool:
             return value
-        if str(value).lower() in TRUE + FALSE:
-            return str(value).lower() in TRUE
-        raise ValueError(f"option {key!r} takes true or false, not {value!r}")
-    try:
-        return kind(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"option {key!r} takes a {kind.__name__}, not {value!r}") from None
+    elif kind is int and isinstance(value, int):
+        return value
+    elif kind is float and isinstance(value, int | float):
+        return float(value)
+    raise ValueError(f"option {key!r} takes {_WORDS_OF[kind]}, not {value!r}")
+
+
+def _parsed(key: str, kind: type, text: str) -> Any:
+    """Text of option ``key`` (from the command line or a TOML string) as ``kind``."""
+    if kind is bool:
+        if text.lower() in TRUE + FALSE:
+            return text.lower() in TRUE
+    else:
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    raise ValueError(f"option {key!r} takes {_WORDS_OF[kind]}, not {text!r}")
+
+
+def _allowed(key: str, value: Any) -> Any:
+    """``value``, if it is inside option ``key``'s bounds and choices."""
+    meta = _META[key]
+    if meta["bounds"] is not None and not meta["bounds"].holds(value):
+        raise ValueError(f"option {key!r} must be {meta['bounds'].text()}, not {value!r}")
+    if meta["choices"] and value not in meta["choices"]:
+        raise ValueError(f"option {key!r} takes one of {list(meta['choices'])}, not {value!r}")
+    return value
 
 
 def parse_entry(entry: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
