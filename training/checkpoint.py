@@ -14,7 +14,9 @@ a checkout, an editable install or a wheel alike.
 
 from __future__ import annotations
 
-import os
+import errno
+import io
+import pickle
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -29,9 +31,11 @@ from training.config import Config
 from training.ensemble import Actor, Ensemble
 from training.nets import MaskedActor, NumpyLogits, QNet, make_actor
 from training.rollout import GreedyPolicy
+from training.rundir import write_whole
 
 FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
+READ_FAULTS = (errno.EACCES, errno.EPERM, errno.EIO)  # a file that may be fine, unreadable here
 SHIPPED = {"trained": "trained.pt", "trained-charlesworth": "trained-charlesworth.pt"}  # by name
 # config keys added after the first checkpoints, with the value older runs used
 LATER_KEYS = {"action_head": "dot", "action_rest": False, "plan_features": False,
@@ -48,15 +52,17 @@ class CheckpointError(ValueError):
 
 
 def save(path: Path | str, data: dict[str, Any]) -> None:
-    """Write ``data`` atomically (a temporary file, then a rename): no half-written files."""
+    """Write ``data`` atomically (:func:`training.rundir.write_whole`): no half-written
+    files, and a disk that cannot take it raises ``OSError`` naming ``path``, leaving the
+    file there was as it was."""
     missing = [k for k in KEYS if k != "format" and k not in data]
     if missing:
         raise ValueError(f"checkpoint data lacks {missing}")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    torch.save({**data, "format": FORMAT}, tmp)
-    os.replace(tmp, path)
+    buffer = io.BytesIO()  # serialised in memory: torch's own file errors say no errno
+    torch.save({**data, "format": FORMAT}, buffer)
+    write_whole(path, buffer.getvalue())
 
 
 def load(path: Path | str) -> dict[str, Any]:
@@ -68,13 +74,34 @@ def load(path: Path | str) -> dict[str, Any]:
         # weights_only: tensors and plain containers only, so a crafted file cannot run code
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # any unreadable file, whatever the unpickler raises
-        raise CheckpointError(f"{path} is corrupt or not a checkpoint ({e})") from None
+        raise CheckpointError(_unreadable(path, e)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CheckpointError(f"{path} is not a {FORMAT} file")
     missing = [k for k in KEYS if k not in data]
     if missing:
         raise CheckpointError(f"{path} lacks {missing}; expected {list(KEYS)}")
     return data
+
+
+def _unreadable(path: Path, error: Exception) -> str:
+    """Why ``path`` did not load (``error``: what torch raised), and what to do; torch's own
+    advice (to load it with ``weights_only=False``, which runs any code the file holds) is
+    never repeated."""
+    if isinstance(error, OSError) and error.errno in READ_FAULTS:  # the disk, not the file
+        return f"cannot read {path}: {(error.strerror or str(error)).lower()}"
+    why = (
+        "it is not a file written by big2's training, or it was cut short (a full disk, an "
+        "interrupted copy) or altered"
+    )
+    if isinstance(error, pickle.UnpicklingError) and "weights_only" in str(error):
+        why = (
+            "it holds Python objects that no big2 checkpoint holds (checkpoints are loaded as "
+            "tensors and plain data only, so that a file cannot run code)"
+        )
+    return (
+        f"{path} is corrupt or not a checkpoint: {why}; name a checkpoint that training or "
+        f"training.export wrote, or copy this one again from where it came from"
+    )
 
 
 def resolve(path: Path | str) -> Path:

@@ -8,6 +8,7 @@ in the compiled engine (``--eval-engine``).
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import time
@@ -36,6 +37,7 @@ from training.ensemble import Actor
 from training.nets import store_width
 from training.plot import plot_curve
 from training.rollout import Chunk, Episodes, GreedyPolicy, Rollout, add, to_buffer
+from training.rundir import write_whole
 from training.seeds import seed_of
 from training.shards import Shards
 
@@ -261,8 +263,11 @@ class Run:
         if score > self.best:
             self.best = score
             checkpoint.save(self.run_dir / "best.pt", data)
-        (self.run_dir / "evaluations.json").write_text(json.dumps(state.history, indent=1))
-        plot_curve(state.history, self.run_dir / "curve.png")
+        history = json.dumps(state.history, indent=1).encode()
+        write_whole(self.run_dir / "evaluations.json", history)
+        curve = io.BytesIO()
+        plot_curve(state.history, curve)
+        write_whole(self.run_dir / "curve.png", curve.getvalue())
         summary = ", ".join(f"{r['opponent']} {r['win_share']:.3f}" for r in rows)
         mean_score = epoch_scores(rows)[state.env_step]
         print(f"[step {state.env_step:,}] win share vs {summary}; mean score {mean_score:+.2f}",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import matplotlib
 
@@ -12,8 +12,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 
-def plot_curve(history: Sequence[dict[str, Any]], path: Path | str) -> None:
-    """Write a PNG of win share (with its 95% CI band) vs env steps per opponent."""
+def plot_curve(history: Sequence[dict[str, Any]], path: Path | str | IO[bytes]) -> None:
+    """Write a PNG of win share (with its 95% CI band) vs env steps per opponent, to a
+    file or a binary stream."""
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for opponent in sorted({r["opponent"] for r in history}):
         rows = sorted(
@@ -31,5 +32,5 @@ def plot_curve(history: Sequence[dict[str, Any]], path: Path | str) -> None:
     ax.legend(loc="upper left")
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, format="png")
     plt.close(fig)

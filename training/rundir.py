@@ -12,7 +12,14 @@ A run writes ``config.json``, ``tb/`` (TensorBoard event files), ``latest.pt``,
   holding anything else (naming what it found), and it refuses the current directory,
   a parent of it, a home directory, a repository root and the file-system root;
 - a new run that stops before its first checkpoint (a crash, Ctrl-C, SIGTERM) removes
-  what it wrote, so the same command can simply be run again.
+  what it wrote, so the same command can simply be run again;
+- a directory that cannot be written in (read-only, immutable, no permission) is refused
+  before the run starts (:func:`training.lock.locked`), and so is a resume on a disk
+  without room for the run's next checkpoint.
+
+Every file a run writes is written whole or not at all (:func:`write_whole`): a full disk
+mid-run leaves the last checkpoint as it was, no temporary file, and an error
+(:func:`fault_message`) saying what failed and how to continue.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as d:
@@ -26,18 +33,23 @@ training.rundir.RunDirError: --overwrite replaces a run, but ... also holds note
 
 from __future__ import annotations
 
+import errno
 import os
 import pwd
+import shutil
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from training.lock import LOCK_FILE, locked
+from training.lock import LOCK_FILE, REMEDIES, locked
 
+TMP = ".tmp"  # the suffix of a file being written (write_whole)
 # what a run writes (the .tmp files: a save cut short)
 FILES = ("config.json", "latest.pt", "best.pt", "evaluations.json", "curve.png", LOCK_FILE,
-         "latest.pt.tmp", "best.pt.tmp",
-         "labels.npz", "labels.tmp.npz", "distill.json")  # fmt: skip
+         "latest.pt.tmp", "best.pt.tmp", "config.json.tmp", "evaluations.json.tmp",
+         "curve.png.tmp", "labels.npz", "labels.tmp.npz", "distill.json")  # fmt: skip
+# the errors of a disk that cannot take what a run writes (fault_message says what to do)
+DISK_FAULTS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO}
 TENSORBOARD = "tb"  # a directory of TensorBoard event files
 EVENT_PREFIX = "events.out.tfevents."
 REPOSITORY_MARKERS = (".git", ".hg", ".svn")
@@ -67,11 +79,14 @@ class RunDirectory:
         with locked(self.path, "run"):
             if fresh:
                 self._check_fresh(overwrite)
+            else:
+                self._check_room()
             try:
                 yield self
             except BaseException:
                 if fresh and not self.checkpointed:
-                    self.remove_run()  # nothing to resume: leave the disk as it was
+                    with suppress(OSError):  # a disk gone read-only: nothing more to do
+                        self.remove_run()  # nothing to resume: leave the disk as it was
                 raise
 
     def _check_fresh(self, overwrite: bool) -> None:
@@ -89,6 +104,20 @@ class RunDirectory:
                 f"--overwrite replaces a run, but {self.path} also holds "
                 f"{', '.join(foreign[:6])}, which no run writes; move them away or choose "
                 f"another --run-dir"
+            )
+
+    def _check_room(self) -> None:
+        """Refuse to resume on a disk without room for the next checkpoint (at least as
+        large as the last: the evaluation history only grows)."""
+        latest = self.path / "latest.pt"
+        if not latest.is_file():
+            return
+        need, free = latest.stat().st_size, shutil.disk_usage(self.path).free
+        if free < need:
+            raise RunDirError(
+                f"the disk holding run directory {self.path} has {_size(free)} free, less "
+                f"than its last checkpoint ({_size(need)}): free some space, then continue "
+                f"with --resume {self.path}"
             )
 
     def foreign(self) -> list[str]:
@@ -113,6 +142,73 @@ class RunDirectory:
                 event.unlink()
             if not any(board.iterdir()):
                 board.rmdir()
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all: into ``path.tmp``, flushed to the
+    disk, then renamed over ``path``. Any failure removes the temporary file (so a full
+    disk keeps its last free space) and leaves ``path`` as it was; an ``OSError`` is
+    raised again naming ``path``.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     write_whole(Path(d) / "a.json", b"{}")
+    ...     write_whole(Path(d) / "missing" / "a.json", b"{}")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: [Errno 2] No such file or directory: '.../missing/a.json'
+    """
+    tmp = path.with_name(path.name + TMP)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException as e:
+        with suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        if isinstance(e, OSError):
+            raise OSError(e.errno, e.strerror, str(path)) from None
+        raise
+
+
+def is_disk_fault(error: BaseException) -> bool:
+    """Whether ``error`` says the disk cannot take what a run writes (full, read-only,
+    not permitted, failing), as opposed to a fault of the program."""
+    return isinstance(error, OSError) and error.errno in DISK_FAULTS
+
+
+def fault_message(error: OSError, run_dir: Path | str) -> str:
+    """What failed in run ``run_dir``, and what to do: free space or make the directory
+    writable, then ``--resume`` it (or, if it had no checkpoint yet, run it again).
+
+    >>> e = OSError(errno.ENOSPC, "No space left on device", "runs/a/latest.pt")
+    >>> print(fault_message(e, "runs/a"))
+    no space left on device while writing runs/a/latest.pt: free some space, then run the
+    same command again
+    """
+    cause = (error.strerror or str(error)).lower()
+    where = error.filename if error.filename is not None else run_dir
+    remedy = REMEDIES.get(error.errno or 0, "check the disk")
+    if RunDirectory(run_dir).checkpointed:
+        then = f"continue with --resume {run_dir} (its last checkpoint is intact)"
+    else:
+        then = "run the same command again"
+    return f"{cause} while writing {where}: {remedy}, then {then}"
+
+
+def _size(n: int) -> str:
+    """A number of bytes for people.
+
+    >>> _size(512), _size(26_176), _size(3_500_000)
+    ('512 bytes', '26 kB', '3.5 MB')
+    """
+    if n < 1000:
+        return f"{n} bytes"
+    if n < 1_000_000:
+        return f"{n / 1000:.0f} kB"
+    return f"{n / 1e6:.1f} MB"
 
 
 def refuse_protected(path: Path) -> None:

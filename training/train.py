@@ -10,7 +10,10 @@ to its own directory: ``config.json``, TensorBoard logs (``tb/``), ``latest.pt``
 ``evaluations.json`` (arena results against fixed opponents on fixed duplicate deals
 after every epoch) and ``curve.png``. A directory that already holds a run is refused
 unless ``--resume`` continues it or ``--overwrite`` replaces it (removing only what a run
-writes: :mod:`training.rundir`); a run holds its directory's lock while it runs.
+writes: :mod:`training.rundir`); a run holds its directory's lock while it runs. A
+directory that cannot be written in is refused before training starts; a disk that fills
+up (or turns read-only) mid-run stops the run with a message saying what to do, its last
+checkpoint intact, so ``--resume`` continues it once there is room again.
 ``--recipe NAME`` starts from the settings of a shipped agent's first stage
 (:mod:`training.recipes`), which the other flags change: ``make train`` trains so.
 
@@ -41,7 +44,7 @@ from training.build import load_init, make_algorithm, scoped_seed
 from training.config import Config, parse_args
 from training.loop import Run, RunState
 from training.nets import torch_threads
-from training.rundir import RunDirectory
+from training.rundir import RunDirectory, fault_message, is_disk_fault, write_whole
 from training.seeds import seed_of
 
 
@@ -71,8 +74,8 @@ def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = F
         with make_backend(cfg.backend, address=cfg.ray_address) as backend:
             if resume is None:
                 directory.remove_run()  # what --overwrite replaces (checked: nothing else)
-            config = json.dumps(cfg.to_dict(), indent=2)
-            (directory.path / "config.json").write_text(config, encoding="utf-8")
+            config = json.dumps(cfg.to_dict(), indent=2).encode()
+            write_whole(directory.path / "config.json", config)
             with policy_within_training_step(algorithm.policy):
                 Run(cfg, directory.path, algorithm, state, backend).run()
     return state
@@ -85,6 +88,25 @@ def _what_is_kept(run_dir: str) -> str:
     if RunDirectory(run_dir).checkpointed:
         return f"continue from the last checkpoint with --resume {run_dir}"
     return "it stopped before its first checkpoint, so it left nothing behind"
+
+
+def check_steps(resume: dict[str, Any], given: dict[str, Any], run_dir: str) -> None:
+    """Refuse a ``--steps`` that would end resumed run ``run_dir`` before where it is (a
+    config.json rewritten to a budget it has passed, and nothing trained); the run's own
+    budget, given again, is no change.
+
+    >>> check_steps({"env_step": 300, "config": {"steps": 400}}, {"steps": 200}, "runs/a")
+    Traceback (most recent call last):
+    ...
+    ValueError: --steps 200: runs/a already trained 300 steps; give --steps above 300 to ...
+    """
+    steps, done = given.get("steps"), resume["env_step"]
+    if steps is not None and steps < done and steps != resume["config"]["steps"]:
+        raise ValueError(
+            f"--steps {steps}: {run_dir} already trained {done:,} steps; give --steps above "
+            f"{done:,} to extend it, or leave --steps out (its budget: "
+            f"{resume['config']['steps']:,})"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -102,6 +124,10 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"cannot resume: {e}") from None
         if resume.get("exported"):
             raise SystemExit(f"cannot resume: {resume_dir}/latest.pt is an exported agent")
+        try:
+            check_steps(resume, given, resume_dir)
+        except ValueError as e:
+            raise SystemExit(f"cannot resume: {e}") from None
         given = {**resume["config"], **given, "run_dir": resume_dir}  # only a few flags differ
     try:
         cfg = Config.from_dict(given)
@@ -115,6 +141,10 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"training: {e}") from None
     except BackendError as e:  # a rollout actor was lost: the last checkpoint resumes
         raise SystemExit(f"training: {e}; resume with --resume {cfg.run_dir}") from None
+    except OSError as e:  # a full disk, one turned read-only: the last checkpoint resumes
+        if not is_disk_fault(e):
+            raise
+        raise SystemExit(f"training: {fault_message(e, cfg.run_dir)}") from None
     except KeyboardInterrupt:
         print(f"training: interrupted; {_what_is_kept(cfg.run_dir)}", file=sys.stderr)
         raise SystemExit(130) from None
