@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+import torch
+
 import observers
 from big2.evaluation.backends import BACKENDS
 from big2.players.specs import BASELINES, load_agent
@@ -224,6 +226,7 @@ class Config:
                              f"(batch_size {self.batch_size})")  # fmt: skip
         if self.ray_address and self.backend != "ray":
             raise ValueError("--ray-address needs --backend ray")
+        check_device(self.device)
         get_rules(self.rules)
         codecs.make(self.actions, get_rules(self.rules))
         self._check_opponents()
@@ -298,6 +301,29 @@ class Config:
         """A config from command-line flags only (no --resume handling)."""
         given, _, _ = parse_args(argv)
         return cls.from_dict(given)
+
+
+def check_device(device: str) -> None:
+    """Raise ValueError if torch cannot use ``device`` here (cuda on a CPU-only torch, or
+    with no GPU visible), so a run is refused before it starts, not when it first moves a
+    network.
+
+    >>> check_device("cpu")
+    >>> check_device("tpu")
+    Traceback (most recent call last):
+    ...
+    ValueError: --device tpu: unknown device; expected one of auto, cpu, cuda
+    """
+    if device not in DEVICES:
+        raise ValueError(f"--device {device}: unknown device; expected one of "
+                         f"{', '.join(DEVICES)}")  # fmt: skip
+    if device != "cuda" or torch.cuda.is_available():
+        return
+    if not torch.backends.cuda.is_built():
+        why = f"this torch ({torch.__version__}) has no CUDA (a CPU-only build)"
+    else:
+        why = "torch finds no CUDA device on this machine"
+    raise ValueError(f"--device cuda: {why}; use --device cpu or auto")
 
 
 def _check_field(f: Any, value: Any) -> None:
