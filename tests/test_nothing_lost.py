@@ -6,14 +6,17 @@ running, and checks that it now gets a clear error (or the right behaviour) inst
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +32,7 @@ from envs.vector import Big2VectorEnv
 from training.ablation.cli import main as study_main
 from training.ablation.runner import _finished
 from training.ablation.study import Study
+from training.checkpoint import load as load_checkpoint
 from training.config import Config
 from training.lock import LOCK_FILE, DirectoryLock, Locked, locked
 from training.rundir import RunDirError, refuse_protected
@@ -185,7 +189,7 @@ def test_a_study_with_a_bad_setting_is_refused_before_it_writes(tmp_path):
     root = tmp_path / "study"
     args = ["--observers", "simple", "--seeds", "1", "--steps", "8", "--run-dir", str(root),
             "--no-progress"]  # fmt: skip
-    with pytest.raises(SystemExit, match="eval_deals must be at least 1"):
+    with pytest.raises(SystemExit, match=r"eval_deals'? must be at least 1"):
         study_main([*args, "--set", "eval_deals=0"])
     assert not root.exists()
     study_file = tmp_path / "s.toml"
@@ -268,6 +272,147 @@ def test_two_runs_started_together_into_one_directory(tmp_path):
     assert "is in use by process" in errors or "already holds files" in errors
     assert sorted(p.name for p in run.iterdir()) == RUN_FILES
     assert len(list((run / "tb").iterdir())) == 1  # one run's log, not two mixed
+
+
+# ------------------------------------------------------------------ disks that cannot take a run
+
+# two epochs of 8 decisions (one PPO round each), the smallest networks
+TINY = ["--steps", "16", "--epoch-steps", "8", "--collect-steps", "8", "--batch-size", "8",
+        "--envs", "1", "--eval-deals", "1", "--hidden", "8", "--eval-opponents", "random",
+        "--opponents", "random", "--threads", "1"]  # fmt: skip
+
+
+def listing(run: Path) -> dict[str, bytes]:
+    """Every file of a run directory (below it too) with its bytes."""
+    return {str(p.relative_to(run)): p.read_bytes() for p in sorted(run.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run of TINY (two epochs, 16 decisions); tests copy it."""
+    run = tmp_path_factory.mktemp("tiny") / "run"
+    train_main([*TINY, "--run-dir", str(run)])
+    return run
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 4 MB file system of the test's own (a tmpfs), unmounted after it; skipped where
+    mounting one is not permitted (it takes root, as in CI)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if shutil.which("mount") is None:
+        pytest.skip("no mount command: the full- and read-only-disk tests mount a tmpfs")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)],
+                             capture_output=True, text=True)  # fmt: skip
+    if mounted.returncode:
+        pytest.skip(f"cannot mount a tmpfs here (root only): {mounted.stderr.strip()}")
+    try:
+        yield disk
+    finally:  # lazily: at once, though a failing run may still hold a file open there
+        subprocess.run(["umount", "--lazy", str(disk)], check=True)
+
+
+def fill(disk: Path) -> Path:
+    """Write a file on ``disk`` until no room is left; the file."""
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(fd, bytes(1 << 16))
+    except OSError as e:
+        assert e.errno == errno.ENOSPC
+    finally:
+        os.close(fd)
+    return filler
+
+
+def test_a_disk_that_fills_up_mid_run_keeps_the_last_checkpoint_and_resumes(
+    small_disk, monkeypatch, one_thread
+):
+    import training.loop
+
+    run, evaluate, evaluations = small_disk / "run", training.loop.evaluate_policy, []
+
+    def evaluate_then_fill_the_disk(*args):  # type: ignore[no-untyped-def]
+        evaluations.append(args)
+        if len(evaluations) == 2:  # after the first epoch's checkpoint, before the second's
+            fill(small_disk)
+        return evaluate(*args)
+
+    monkeypatch.setattr(training.loop, "evaluate_policy", evaluate_then_fill_the_disk)
+    said = (
+        f"^training: no space left on device while writing {run}/latest.pt: free some space, "
+        f"then continue with --resume {run} "
+    )
+    with pytest.raises(SystemExit, match=said):
+        train_main([*TINY, "--run-dir", str(run)])
+    assert sorted(p.name for p in run.iterdir()) == RUN_FILES  # no .tmp left, the lock released
+    assert load_checkpoint(run / "latest.pt")["epoch"] == 1
+    before = listing(run)
+    said = f"{run} has .+ free, less than its last checkpoint .*: free some space, then"
+    with pytest.raises(SystemExit, match=said):
+        train_main(["--resume", str(run)])  # still full: refused before it trains
+    assert listing(run) == before
+    (small_disk / "filler").unlink()
+    train_main(["--resume", str(run)])
+    assert load_checkpoint(run / "latest.pt")["epoch"] == 2
+    assert sorted(p.name for p in run.iterdir()) == RUN_FILES
+
+
+def test_a_read_only_run_directory_is_refused_before_training(small_disk, tiny_run):
+    run = small_disk / "run"
+    shutil.copytree(tiny_run, run)
+    before = listing(run)
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    said = (
+        f"^training: cannot write in run directory {run}: read-only file system .*; mount its "
+        "file system read-write, or choose another directory$"
+    )
+    with pytest.raises(SystemExit, match=said):
+        train_main(["--resume", str(run), "--steps", "24"])
+    new = small_disk / "new" / "run"  # its parent cannot be made either
+    said = rf"cannot write in run directory {new}: read-only file system \({new.parent}\)"
+    with pytest.raises(SystemExit, match=said):
+        train_main([*TINY, "--run-dir", str(new)])
+    assert listing(run) == before
+
+
+def test_an_immutable_run_directory_is_refused_before_training(tmp_path, tiny_run):
+    if shutil.which("chattr") is None:
+        pytest.skip("no chattr here: this test makes a folder immutable")
+    run = tmp_path / "run"
+    shutil.copytree(tiny_run, run)
+    (run / LOCK_FILE).write_text("left by a process that died")  # the lock itself opens
+    before = listing(run)
+    made = subprocess.run(["chattr", "+i", str(run)], capture_output=True, text=True)
+    if made.returncode:
+        pytest.skip(f"cannot make a folder immutable here: {made.stderr.strip()}")
+    try:
+        said = f"^training: cannot write in run directory {run}: operation not permitted; make"
+        with pytest.raises(SystemExit, match=said + " it writable .*chattr -i"):
+            train_main(["--resume", str(run), "--steps", "24"])
+        with pytest.raises(SystemExit, match=f"cannot write in run directory {run}/sub"):
+            train_main([*TINY, "--run-dir", str(run / "sub")])
+    finally:
+        subprocess.run(["chattr", "-i", str(run)], check=True)
+    assert listing(run).keys() == before.keys()
+    assert {k: v for k, v in listing(run).items() if k != LOCK_FILE} == {
+        k: v for k, v in before.items() if k != LOCK_FILE
+    }  # the lock file, taken over, names this process now
+
+
+def test_a_resume_with_fewer_steps_than_done_is_refused_and_changes_nothing(tmp_path, tiny_run):
+    run = tmp_path / "run"
+    shutil.copytree(tiny_run, run)
+    before = listing(run)
+    said = (
+        f"^cannot resume: --steps 8: {run} already trained 16 steps; give --steps above 16 to "
+        "extend it, or leave --steps out"
+    )
+    with pytest.raises(SystemExit, match=said):
+        train_main(["--resume", str(run), "--steps", "8"])
+    assert listing(run) == before  # config.json's bytes among them
 
 
 # ------------------------------------------------------------------ Ray

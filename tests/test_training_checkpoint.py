@@ -164,6 +164,22 @@ def test_load_does_not_execute_code_from_the_file(tmp_path):
     assert not marker.exists()
 
 
+@pytest.mark.filterwarnings("ignore:Detected pickle protocol:UserWarning")
+def test_a_damaged_checkpoint_is_explained_without_torchs_unsafe_advice(ckpt, tmp_path):
+    files = {**corrupt_inputs(ckpt.read_bytes()), "a global": b"c__builtin__\nprint\n."}
+    for label, content in files.items():
+        path = tmp_path / f"{label}.pt"
+        path.write_bytes(content)
+        with pytest.raises(CheckpointError) as err:
+            checkpoint.load(path)
+        said = str(err.value)
+        assert "weights_only" not in said and "can still be loaded" not in said, label
+        assert said.startswith(f"{path} is corrupt or not a checkpoint: "), label
+        assert "name a checkpoint that training or training.export wrote" in said, label
+    said = str(err.value)  # the global: an object no checkpoint holds, never run
+    assert "holds Python objects that no big2 checkpoint holds" in said
+
+
 def test_weights_that_do_not_fit_the_config(tmp_path):
     data = make_checkpoint(tmp_path / "c.pt")
     data["config"]["hidden"] = [32]

@@ -75,6 +75,16 @@ def test_a_run_directory_that_holds_a_run_is_refused_unless_overwritten(tmp_path
     assert sorted(p.name for p in run.iterdir()) == ["latest.pt"]
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this torch has CUDA and a GPU")
+def test_device_cuda_without_cuda_is_refused_before_the_run(tmp_path):
+    said = r"--device cuda: this torch \(.*\) has no CUDA .*; use --device cpu or auto$"
+    with pytest.raises(ValueError, match=said):
+        train(Config(**{**SMALL, "device": "cuda", "run_dir": str(tmp_path / "run")}))
+    with pytest.raises(SystemExit, match="^training: " + said):
+        main(["--device", "cuda", "--steps", "8", "--run-dir", str(tmp_path / "run")])
+    assert not (tmp_path / "run").exists()
+
+
 def test_main_reports_bad_configs(tmp_path):
     with pytest.raises(SystemExit):  # argparse refuses what is not among the choices
         main(["--algo", "sac", "--steps", "8", "--run-dir", str(tmp_path / "run")])
