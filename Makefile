@@ -30,11 +30,15 @@ train: $(STAMP)
 		--run-dir runs/quick --overwrite
 
 # the shipped agents from scratch (training.recipes; docs/training.md): one recipe after the
-# other, each training its two members side by side, one core each (about 1 1/2 and 2 hours);
-# run again to continue after an interruption
+# other, each training its two members side by side, one core each (about 1 1/2 and 2 hours)
+# into runs/recipes/NAME, then shipped: --ship copies the finished run's agent over
+# training/agents/NAME.pt (keeping the one it replaces in the run directory); run again to
+# continue after an interruption
 agents: $(STAMP)
 	$(BIN)/python -m training.recipes trained
+	$(BIN)/python -m training.recipes trained --ship
 	$(BIN)/python -m training.recipes trained-charlesworth
+	$(BIN)/python -m training.recipes trained-charlesworth --ship
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.rules

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import shutil
 import signal
 import time
 from dataclasses import replace
@@ -18,7 +20,7 @@ from big2.game import Game
 from big2.players import load_agent, play
 from big2.rules import get as get_rules
 from tests.test_nothing_lost import python, wait_for
-from training import checkpoint, members, recipes
+from training import checkpoint, export, members, recipes
 from training.build import make_algorithm, scoped_seed
 from training.ensemble import Ensemble
 from training.recipes import RECIPES, run_recipe
@@ -173,19 +175,21 @@ def test_the_command_refuses_a_bad_scale(capsys):
     assert "--scale must be in (0, 1]" in capsys.readouterr().err
 
 
-def test_another_seed_runs_and_exports_beside_the_shipped_agent(monkeypatch, tmp_path):
+def test_another_seed_and_a_trial_run_in_directories_of_their_own(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # the default run directories are relative
     calls = []
     monkeypatch.setattr(recipes, "run_recipe", lambda *a: calls.append(a))  # returns None
     recipes.main(["trained", "--seed", "3", "--jobs", "2"])
     recipes.main(["trained"])
     recipes.main(["trained", "--seed", "3", "--run-dir", "mine", "--export", "x.pt"])
-    (seeded, run_dir, _, export, jobs), (shipped, run_dir0, _, export0, _), mine = calls
+    recipes.main(["trained", "--seed", "3", "--scale", "0.01"])
+    (seeded, run_dir, _, export, jobs), (shipped, run_dir0, _, export0, _), mine, trial = calls
     assert seeded.seed == 3 and shipped.seed == 0 and jobs == 2
     assert [seeded.config(0, run_dir, m).seed for m in range(2)] == [6000, 7000]
-    assert run_dir == Path("runs/recipes/trained-seed3") and export == run_dir / "agent.pt"
-    assert run_dir0 == Path("runs/recipes/trained") and export0 is None  # the shipped agent's
+    assert run_dir == Path("runs/recipes/trained-seed3") and export is None  # RUN_DIR/agent.pt
+    assert run_dir0 == Path("runs/recipes/trained") and export0 is None
     assert mine[1:4:2] == (Path("mine"), Path("x.pt"))
+    assert trial[1] == Path("runs/recipes/trained-seed3-scale0.01")
     assert not (tmp_path / "runs/recipes/trained").exists()  # made for the lock, removed
 
 
@@ -193,3 +197,121 @@ def test_the_command_refuses_a_negative_seed(capsys):
     with pytest.raises(SystemExit):
         recipes.main(["trained", "--seed", "-1"])
     assert "--seed must be 0 or more" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ exporting and shipping
+
+
+@pytest.fixture
+def agents(monkeypatch, tmp_path):
+    """The shipped agents' folder, a copy in ``tmp_path/agents`` for ship to write in;
+    its files' bytes as they were."""
+    folder = tmp_path / "agents"
+    folder.mkdir()
+    for name in checkpoint.SHIPPED.values():
+        shutil.copy(recipes.AGENTS / name, folder / name)
+    monkeypatch.setattr(recipes, "AGENTS", folder)
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+@pytest.fixture
+def trained_at_once(monkeypatch, tmp_path):
+    """Recipes train and report at once: each member's last stage gets the shipped agent's
+    member (its config the recipe's, scaled or seeded as it is), and the report plays
+    nothing. The default run directories are under ``tmp_path``."""
+    monkeypatch.chdir(tmp_path)
+
+    def train_member(recipe, run_dir, member, max_minutes=0.0):
+        last = len(recipe.stages) - 1
+        data = export.member_data(f"{recipe.name}", member)
+        data["config"] = recipe.config(last, run_dir, member).to_dict()
+        checkpoint.save(recipes.stage_dir(run_dir, recipe, last, member) / "best.pt", data)
+        return True
+
+    def report(recipe, data, workers=1):
+        return {"recipe": recipe.name, "deals": recipe.report_deals,
+                "seed": recipes.REPORT_SEED, "results": []}  # fmt: skip
+
+    monkeypatch.setattr(recipes, "train_member", train_member)
+    monkeypatch.setattr(recipes, "_report", report)
+
+
+def shipped_bytes() -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in recipes.AGENTS.iterdir()}
+
+
+def test_a_trial_exports_to_its_run_directory_never_over_a_shipped_agent(
+    agents, trained_at_once, tmp_path, capsys
+):
+    recipes.main(["trained", "--scale", "0.0001", "--jobs", "1"])
+    assert shipped_bytes() == agents
+    trial = tmp_path / "runs/recipes/trained-scale0.0001/agent.pt"
+    assert checkpoint.load(trial)["config"]["steps"] == recipes.MIN_STEPS
+    out = capsys.readouterr().out
+    assert f"exported to {Path('runs/recipes/trained-scale0.0001/agent.pt')}" in out
+    assert "never shipped" in out
+    with pytest.raises(SystemExit):
+        recipes.main(["trained", "--scale", "0.0001", "--export", str(recipes.AGENTS / "x.pt")])
+    assert "is where the shipped agents are" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="is where the shipped agents are"):
+        run_recipe(RECIPES["trained"], tmp_path / "r", export=recipes.AGENTS / "trained.pt")
+    assert shipped_bytes() == agents and not (tmp_path / "r").exists()
+
+
+def test_ship_replaces_a_shipped_agent_with_its_recipes_finished_run(
+    agents, trained_at_once, tmp_path, capsys
+):
+    run = tmp_path / "runs/recipes/trained-charlesworth"
+    recipes.main(["trained-charlesworth", "--jobs", "1"])
+    assert shipped_bytes() == agents  # trained, not shipped
+    assert "--ship` replaces it with this one" in capsys.readouterr().out
+    recipes.main(["trained-charlesworth", "--ship"])
+    new = (run / "agent.pt").read_bytes()
+    assert (
+        shipped_bytes() == {**agents, "trained-charlesworth.pt": new}
+        and new != agents["trained-charlesworth.pt"]
+    )
+    (kept,) = run.glob("replaced-trained-charlesworth-*.pt")  # what it replaced, kept
+    assert kept.read_bytes() == agents["trained-charlesworth.pt"]
+    said = capsys.readouterr().out
+    assert said.startswith(f"replaced {recipes.AGENTS / 'trained-charlesworth.pt'} (sha256 ")
+    assert f"kept as {kept.relative_to(tmp_path)}) with {kept.parent.relative_to(tmp_path)}" in said
+    recipes.main(["trained-charlesworth", "--ship"])  # again: nothing to do
+    assert "nothing replaced" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("train", "ship", "message"),
+    [
+        (
+            ["--scale", "0.0001"],
+            ["--run-dir", "runs/recipes/trained-scale0.0001"],
+            r"is not the trained recipe's agent \(steps 4096, the recipe's 2000000",
+        ),
+        (
+            ["--seed", "2"],
+            ["--run-dir", "runs/recipes/trained-seed2"],
+            r"seed 4001, the recipe's 1(.|\n)*members of seeds \[4001, 5001\], the recipe's "
+            r"\[1, 1001\]",
+        ),
+        ([], ["--scale", "0.5"], "--ship ships the recipe's own finished run"),
+        ([], ["--seed", "1"], "--ship ships the recipe's own finished run"),
+    ],
+)
+def test_ship_refuses_a_trial_or_another_seed_and_replaces_nothing(
+    train, ship, message, agents, trained_at_once, capsys
+):
+    recipes.main(["trained", "--jobs", "1", *train])
+    with pytest.raises(SystemExit) as stop:
+        recipes.main(["trained", "--ship", *ship])
+    assert re.search(message, f"{stop.value.code}{capsys.readouterr().err}")
+    assert shipped_bytes() == agents
+
+
+def test_ship_refuses_an_unfinished_run(agents, trained_at_once, tmp_path, capsys):
+    (tmp_path / "runs/recipes/trained/member0").mkdir(parents=True)  # begun, not finished
+    with pytest.raises(SystemExit, match=r"holds no finished trained run \(no report.json"):
+        recipes.main(["trained", "--ship"])
+    with pytest.raises(SystemExit, match="no run directory nowhere: train the recipe"):
+        recipes.main(["trained", "--ship", "--run-dir", "nowhere"])
+    assert shipped_bytes() == agents

@@ -2,8 +2,9 @@
 
 Keeps the run's config, evaluation history and the acting network's weights; drops
 the critic, the optimizer state and the self-play snapshots, so the file is small
-enough to commit (the shipped agent is ``training/agents/trained.pt``). An exported
-file plays (``big2 play --opponents OUT.pt``) but cannot be resumed.
+enough to commit (the shipped agents are ``training/agents/NAME.pt``, which
+``python -m training.recipes NAME --ship`` replaces). An exported file plays
+(``big2 play --opponents OUT.pt``) but cannot be resumed.
 
 Several checkpoints export as one agent, their ensemble (:mod:`training.ensemble`):
 ``python -m training.export A/best.pt B/best.pt OUT.pt``; ``--member M`` exports one
