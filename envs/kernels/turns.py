@@ -81,48 +81,62 @@ def deal(game, state, cat):
 
 @numba.njit(cache=True)
 def apply(slots, moves, state, cat):
-    """Play ``moves[i]`` in game ``slots[i]``."""
+    """Play ``moves[i]`` in game ``slots[i]``, as :meth:`big2.game.Game.play` makes it
+    (already checked).
+
+    The move is written out here, in the loop, not in a function it calls: a call that
+    takes the games' and the catalog's arrays costs more than the move (numba passes the
+    two tuples of arrays by value), so a loop of calls ran ten times slower.
+    """
     for i in range(slots.shape[0]):
-        play(slots[i], moves[i], state, cat)
+        game, move = slots[i], moves[i]
+        seat = state.turn[game]
+        k = state.n_moves[game]
+        state.log_seat[game, k] = seat
+        state.log_move[game, k] = move
+        state.log_table[game, k] = state.table[game]
+        state.n_moves[game] = k + 1
+        if move == PASS:
+            state.passes[game] += 1
+            if cat.pass_locks_out:
+                state.locked[game] |= 1 << seat
+            if state.passes[game] == 3:
+                state.table[game] = NO_TABLE  # three passes clear the table for its owner
+                state.turn[game] = state.table_seat[game]
+                state.passes[game], state.locked[game] = 0, 0
+            else:
+                state.turn[game] = (seat + 1) % 4
+            continue
+        taken = cat.cards[move]
+        state.hands[game, seat] ^= taken
+        state.played[game, seat] |= taken
+        state.kinds[game, seat] |= 1 << cat.ranking[move]
+        n = state.n_combos[game, seat]
+        state.n_combos[game, seat] = _keep_apart(state.combos[game, seat], n, cat.cards, taken)
+        state.table[game], state.table_seat[game] = move, seat
+        state.passes[game], state.opening[game] = 0, False
+        if state.hands[game, seat] == 0:
+            state.winner[game] = seat
+        else:
+            state.turn[game] = (seat + 1) % 4
 
 
 @numba.njit(cache=True)
 def play(game, move, state, cat):
-    """One move in game ``game``, as :meth:`big2.game.Game.play` makes it (already checked)."""
-    seat = state.turn[game]
-    i = state.n_moves[game]
-    state.log_seat[game, i] = seat
-    state.log_move[game, i] = move
-    state.log_table[game, i] = state.table[game]
-    state.n_moves[game] = i + 1
-    if move == PASS:
-        state.passes[game] += 1
-        if cat.pass_locks_out:
-            state.locked[game] |= 1 << seat
-        if state.passes[game] == 3:
-            state.table[game] = NO_TABLE  # three passes clear the table for its owner
-            state.turn[game] = state.table_seat[game]
-            state.passes[game], state.locked[game] = 0, 0
-        else:
-            state.turn[game] = (seat + 1) % 4
-        return
-    taken = cat.cards[move]
-    state.hands[game, seat] ^= taken
-    state.played[game, seat] |= taken
-    state.kinds[game, seat] |= 1 << cat.ranking[move]
+    """One move in game ``game``: :func:`apply` of that move alone."""
+    apply(np.array([game]), np.array([move]), state, cat)
+
+
+@numba.njit(cache=True)
+def _keep_apart(combos, n, cards, taken):
+    """Keep, in order, the first ``n`` ``combos`` that hold none of ``taken``; their count."""
     kept = 0
-    for j in range(state.n_combos[game, seat]):
-        combo = state.combos[game, seat, j]
-        if not cat.cards[combo] & taken:
-            state.combos[game, seat, kept] = combo
+    for j in range(n):
+        combo = combos[j]
+        if not cards[combo] & taken:
+            combos[kept] = combo
             kept += 1
-    state.n_combos[game, seat] = kept
-    state.table[game], state.table_seat[game] = move, seat
-    state.passes[game], state.opening[game] = 0, False
-    if state.hands[game, seat] == 0:
-        state.winner[game] = seat
-    else:
-        state.turn[game] = (seat + 1) % 4
+    return kept
 
 
 @numba.njit(cache=True)
