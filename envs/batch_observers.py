@@ -1,15 +1,17 @@
 """Observers over many games at once: numba kernels that write exactly what the observers do.
 
 :func:`batch_encoder` returns, for an :class:`observers.Observer`, a function
-``encode(games, slots, seats, out)`` that writes the observation of seat ``seats[i]`` in
-game ``slots[i]`` of a :class:`envs.engine.Games` into row ``i`` of ``out`` (zeroed
-float32, one row per slot). Every registered observer has a kernel below, keyed by its
-exact type (a subclass may write something else), and is encoded in one compiled call;
-any other observer (a user's own, say) falls back to building each seat's
-:class:`big2.game.View` from the arrays and calling ``observer.observe``: exact, but
-Python-speed. The kernels read the piece offsets from the observer's declared layout
-(``observer.targets``), so they follow its named pieces, and the tests check every
-kernel, bit for bit, against its observer on every seat of thousands of positions.
+``encode(games, slots, seats, out, rows=None)`` that writes the observation of seat
+``seats[i]`` in game ``slots[i]`` of a :class:`envs.engine.Games` into row ``rows[i]`` of
+``out`` (default row ``i``; zeroed float32), so the vector env writes each acting seat's
+observation straight into its agent's row of the buffer it returns. Every registered
+observer has a kernel below, keyed by its exact type (a subclass may write something
+else), and is encoded in one compiled call; any other observer (a user's own, say) falls
+back to building each seat's :class:`big2.game.View` from the arrays and calling
+``observer.observe``: exact, but Python-speed. The kernels read the piece offsets from
+the observer's declared layout (``observer.targets``), so they follow its named pieces,
+and the tests check every kernel, bit for bit, against its observer on every seat of
+thousands of positions.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from envs.kernels.observers import (
     counting_encoder,
     history_encoder,
     planes_encoder,
+    rows_of,
     simple_encoder,
 )
 from observers.base import Observer
@@ -70,11 +73,15 @@ def view_of(games: Games, slot: int, seat: int) -> View:
 
 
 def _fallback(observer: Observer) -> Encoder:
-    def encode(games: Games, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+    def encode(
+        games: Games, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        rows: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        places = rows_of(slots, rows).tolist()
         for i, (slot, seat) in enumerate(zip(slots.tolist(), seats.tolist(), strict=True)):
             full = observer.perfect_information  # replaying the game is slow: only if needed
             game = reference_game(games, slot) if full else None
-            out[i] = observer.observe(view_of(games, slot, seat), game)
+            out[places[i]] = observer.observe(view_of(games, slot, seat), game)
 
     return encode
 

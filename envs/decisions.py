@@ -200,6 +200,23 @@ class DecisionMaker:
         features = None if self.legal_features is None else self.features(slots, seats, legal)
         return Decisions(obs, legal.actions.copy(), features, seen)
 
+    def encode_into(
+        self, slots: np.ndarray, seats: np.ndarray, rows: np.ndarray, observation: np.ndarray,
+        critic: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        """Encode ``seats`` of ``slots`` into rows ``rows`` (all zero) of ``observation``,
+        and of ``critic`` when given (the critic observer's vector, then the outlook)."""
+        self.encode(self.games, slots, seats, observation, rows)
+        if critic is None or self.encode_critic is None:
+            return
+        assert self.critic_observer is not None
+        if self.outlook is None:
+            self.encode_critic(self.games, slots, seats, critic, rows)
+            return
+        size = self.critic_observer.size
+        self.encode_critic(self.games, slots, seats, critic[:, :size], rows)
+        critic[rows, size:] = self.outlook(slots, seats)
+
     def _encode(
         self, encode: Any, observer: Observer, slots: np.ndarray, seats: np.ndarray
     ) -> np.ndarray:

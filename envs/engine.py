@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from big2.game import Game
 from big2.hand_ranking import PASS, catalog
 from big2.log import History, LogEntry
 from big2.rules import Rules
-from envs.kernels import turns
+from envs.kernels import deals, turns
 from envs.kernels.turns import CatalogArrays, GameArrays
 
 # Every combination is a distinct subset of 1 to 5 cards of a 13-card hand, so a hand
@@ -65,9 +65,9 @@ class Tables:
     pass_locks_out: bool
     opening: int  # OPENINGS
 
-    @property
+    @cached_property
     def arrays(self) -> CatalogArrays:
-        """The catalog as the kernels take it."""
+        """The catalog as the kernels take it (made once: every kernel call reads it)."""
         return CatalogArrays(*(getattr(self, name) for name in CatalogArrays._fields))
 
     @staticmethod
@@ -134,18 +134,32 @@ class Games:
         # the kernels' view of the arrays above, made once: they are written in place,
         # never rebound (a profile of search rollouts spent 6% building it per call)
         self._arrays = GameArrays(*(getattr(self, name) for name in GameArrays._fields))
-        self._entries: list[list[LogEntry]] = [[] for _ in range(n)]  # the log, as Python
+        # the log as Python, made as views ask for it: (the game it is of, its entries)
+        self.dealt = np.zeros(n, np.int64)  # games dealt in each slot so far
+        self._entries: list[tuple[int, list[LogEntry]]] = [(0, []) for _ in range(n)]
 
     def deal(self, slot: int, hands: tuple[int, ...]) -> None:
         """Start a new game in ``slot`` from four dealt hands (a :class:`big2.board.Board`'s)."""
         self.hands[slot] = np.array(hands, dtype=np.uint64)
-        self._entries[slot] = []
+        self.dealt[slot] += 1
         turns.deal(slot, self.arrays, self.tables.arrays)
+
+    def deal_next(self, slots: np.ndarray, generators: deals.Generators) -> None:
+        """Start the next game of every slot of ``slots`` in one compiled call, each dealt by
+        its own generator as ``Board(seed=rng)`` deals with that slot's ``random.Random``
+        (:mod:`envs.kernels.deals`)."""
+        mt, positions = generators
+        deals.deal_games(slots, mt, positions, self.arrays, self.tables.arrays)
+        self.dealt[slots] += 1
 
     def history(self, slot: int) -> History:
         """The moves of ``slot``'s game as a :class:`big2.log.History` (entries are made
         once, as they are first asked for, so a view costs O(new moves))."""
-        entries, cat = self._entries[slot], catalog(self.tables.rules)
+        game, entries = self._entries[slot]
+        if game != self.dealt[slot]:  # a new game in the slot since the last view
+            entries = []
+            self._entries[slot] = (int(self.dealt[slot]), entries)
+        cat = catalog(self.tables.rules)
         for i in range(len(entries), int(self.n_moves[slot])):
             move, before = int(self.log_move[slot, i]), int(self.log_table[slot, i])
             entries.append(LogEntry(int(self.log_seat[slot, i]), cat[move] if move >= 0 else PASS,
@@ -168,6 +182,13 @@ class Games:
             raise ValueError(f"the game in slot {slot} is not over")
         pay = [int(self.tables.penalty[int(h).bit_count()]) for h in self.hands[slot]]
         return tuple(sum(pay) if s == winner else -p for s, p in enumerate(pay))
+
+    def final_scores(self, slots: np.ndarray) -> np.ndarray:
+        """(M, 4): :meth:`scores` of the finished games of ``slots``, all at once."""
+        pay = self.tables.penalty[np.bitwise_count(self.hands[slots])]
+        scores: np.ndarray = -pay
+        scores[np.arange(len(slots)), self.winner[slots]] = pay.sum(axis=1)
+        return scores
 
     def nbytes(self) -> int:
         """Memory held by the arrays."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from big2 import rules as R
 from big2.hand_ranking import HandRanking
 
@@ -32,6 +34,22 @@ def final_rewards(
         return tuple(1.0 if seat == winner else -1 / 3 for seat in range(4))
     scale = rules.max_penalty if mode == "score_normalized" else 1
     return tuple(score / scale for score in scores)
+
+
+def final_reward_rows(
+    scores: np.ndarray, winner: np.ndarray, rules: R.Rules, mode: str
+) -> np.ndarray:
+    """:func:`final_rewards` of many games at once: ``scores`` (M, 4) and ``winner`` (M,)
+    give (M, 4) float32, row for row what :func:`final_rewards` gives.
+
+    >>> final_reward_rows(np.array([[3, -1, -1, -1]]), np.array([0]), R.STANDARD, "win")
+    array([[ 1.        , -0.33333334, -0.33333334, -0.33333334]], dtype=float32)
+    """
+    if mode == "win":
+        won = np.arange(4) == np.asarray(winner)[:, None]
+        return np.where(won, 1.0, -1 / 3).astype(np.float32)
+    scale = rules.max_penalty if mode == "score_normalized" else 1
+    return (np.asarray(scores) / scale).astype(np.float32)
 
 
 def move_reward(move: HandRanking, mode: str) -> float:

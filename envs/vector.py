@@ -108,16 +108,18 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 import observers
-from big2.board import Board, seed_int
+from big2.board import seed_int
 from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs import codecs
-from envs.decisions import PAD, DecisionMaker, Decisions, Legal, LegalFeatures
+from envs.decisions import DecisionMaker, Decisions, Legal, LegalFeatures
 from envs.engine import Games, Tables
+from envs.kernels.deals import Generators
 from envs.kernels.turns import find_actions
 from envs.opponents import Opponents, check_draw
 from envs.outlook import Outlook
-from envs.rewards import REWARDS, final_rewards
+from envs.outputs import Outputs
+from envs.rewards import REWARDS, final_reward_rows
 from observers.base import Observer
 
 
@@ -144,7 +146,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         critic_observer: Observer | str | None = None,
         legal_features: LegalFeatures | None = None, critic_outlook: bool = False,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
-        opponent_draw: str = "seat",
+        opponent_draw: str = "seat", copy: bool = True,
     ) -> None:  # fmt: skip
         mode = AutoresetMode(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
         if mode not in AUTORESET_MODES:
@@ -177,8 +179,15 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.opponents = None
         if opponents is not None:
             self.opponents = Opponents(self.maker, opponents, self._opponent_rng, opponent_draw)
+        self.copy = bool(copy)
+        self.out = Outputs(num_envs, self.observer.size, self._critic_width)
+        self._games = np.arange(self.num_games)
+        if self.all_seats:
+            self.out.seat[:] = np.tile(np.arange(4), self.num_games)
         self._legal: Legal | None = None  # the acting seats' legal lists; None before reset
         self._waiting = np.zeros(self.num_games, np.bool_)  # NEXT_STEP: over, reset next step
+        self._masks: np.ndarray | None = None  # action_masks' buffer (copy=False)
+        self._masked: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.int64),) * 2  # its ones
         self.closed = False
 
     def _observer(self, observer: Observer | str) -> Observer:
@@ -188,11 +197,11 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.single_action_space = gym.spaces.Discrete(self.codec.n)
         self.action_space = gym.spaces.MultiDiscrete(np.full(self.num_envs, self.codec.n))
         spaces: dict[str, gym.Space[Any]] = {"observation": self.observer.space}
+        self._critic_width: int | None = None
         if self.maker.critic_observer is not None:
             extra = 0 if self.outlook is None else self.outlook.size
-            spaces["critic"] = gym.spaces.Box(
-                0.0, 1.0, (self.maker.critic_observer.size + extra,), np.float32
-            )
+            self._critic_width = self.maker.critic_observer.size + extra
+            spaces["critic"] = gym.spaces.Box(0.0, 1.0, (self._critic_width,), np.float32)
         self.single_observation_space = gym.spaces.Dict(spaces)
         self._batched_space: gym.spaces.Dict | None = None
 
@@ -207,7 +216,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
 
     def _seed(self, seed: Any) -> None:
         base = random.randrange(2**32) if seed is None else seed_int(seed)
-        self._deal_rngs = [random.Random(base + i) for i in range(self.num_games)]
+        self._dealers = Generators.seeded([base + i for i in range(self.num_games)])
         root = np.random.SeedSequence([abs(base), self.num_envs, int(base < 0)])
         opponent_seq, sample_seq = root.spawn(2)
         self._opponent_rng: np.random.Generator
@@ -229,17 +238,19 @@ class Big2VectorEnv(gym.vector.VectorEnv):
             self._seed(seed)  # also restarts each game's learner rotation at seat 0
         self._restart(np.ones(self.num_games, np.bool_))
         self._waiting[:] = False
-        return self._observe({}, self._waiting)
+        self.out.finals.clear()
+        return self._returned(*self._observe({}, self._waiting))
 
     def step(
         self, actions: np.ndarray
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play the acting agents' actions; see the module docstring."""
-        waiting = self._waiting.copy()  # NEXT_STEP: games that ended last step restart now
-        slots = np.flatnonzero(~waiting)
+        waiting = self._waiting  # NEXT_STEP: games that ended last step restart now
+        slots = np.flatnonzero(~waiting) if waiting.any() else self._games
         moves = self._moves_of(actions, slots)  # raises before anything changes
-        games = self.games
-        rewards = np.zeros(self.num_envs, np.float32)
+        games, out = self.games, self.out
+        rewards = out.rewards
+        rewards[:] = 0
         if self.reward_mode == "shaped":
             sizes = np.where(moves >= 0, games.tables.size[np.maximum(moves, 0)] / 5, 0)
             rewards[self._agent(slots, games.turn[slots])] += sizes
@@ -247,30 +258,44 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         if self.opponents is not None:
             self.opponents.advance()
         ended = (games.winner >= 0) & ~waiting
+        out.finals.clear()
         extra = self._finish(np.flatnonzero(ended), rewards) if ended.any() else {}
         self._games_played += ended
         self._restart(ended if self.same_step else waiting)
         self._waiting = np.zeros_like(ended) if self.same_step else ended
-        terminated = np.repeat(ended, self.seats_per_game)
-        obs, info = self._observe(extra, self._waiting)
-        return obs, rewards, terminated, np.zeros(self.num_envs, np.bool_), info
+        out.terminated.reshape(self.num_games, self.seats_per_game)[:] = ended[:, None]
+        obs, info = self._returned(*self._observe(extra, self._waiting))
+        if self.copy:
+            return obs, rewards.copy(), out.terminated.copy(), out.truncated.copy(), info
+        return obs, rewards, out.terminated, out.truncated, info
 
     def action_masks(self) -> np.ndarray:
         """``(num_envs, n_actions)`` int8: the legal actions of each agent (all zero for an
-        agent that is not to act)."""
+        agent that is not to act). With ``copy=False`` the same array is rewritten by each
+        call."""
         legal = self._current_legal()
-        out = np.zeros((self.num_envs, self.codec.n), np.int8)
+        if self.copy or self._masks is None:
+            out = np.zeros((self.num_envs, self.codec.n), np.int8)
+            if not self.copy:
+                self._masks = out
+        else:
+            out = self._masks
+            out[self._masked] = 0
         rows, cols = np.nonzero(legal >= 0)
-        out[rows, legal[rows, cols]] = 1
+        cols = legal[rows, cols]
+        out[rows, cols] = 1
+        self._masked = (rows, cols)
         return out
 
     def sample_legal(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """``(num_envs,)``: a uniformly random legal action of each agent (the pass action
         for an agent that is not to act, whose entry ``step`` ignores)."""
-        legal, rng = self._current_legal(), rng or self._sample_rng
-        counts = np.maximum((legal >= 0).sum(axis=1), 1)
-        picked = legal[np.arange(self.num_envs), rng.integers(counts)]
-        return np.where(picked >= 0, picked, self.codec.pass_action).astype(np.int64)
+        legal, rng = self._require_legal(), rng or self._sample_rng
+        live = np.flatnonzero(legal.counts) if self._waiting.any() else self._games
+        picks = rng.integers(legal.counts[live])
+        out = np.full(self.num_envs, self.codec.pass_action, np.int64)
+        out[self._agent(live, self.games.turn[live])] = legal.actions[live, picks]
+        return out
 
     def close(self, **kwargs: Any) -> None:
         """Nothing to release (no processes or files); the env refuses to step afterwards."""
@@ -283,7 +308,8 @@ class Big2VectorEnv(gym.vector.VectorEnv):
             raise RuntimeError("this Big2VectorEnv is closed; make a new one")
 
     def _current_legal(self) -> np.ndarray:
-        return self._widen(self._require_legal().actions)
+        self._require_legal()
+        return self.out.legal_view()
 
     def _require_legal(self) -> Legal:
         self._check_open()
@@ -297,14 +323,6 @@ class Big2VectorEnv(gym.vector.VectorEnv):
             return np.asarray(slots * 4 + seats, np.int64)
         return np.asarray(slots, np.int64)
 
-    def _widen(self, per_game: np.ndarray, fill: float = PAD) -> np.ndarray:
-        """Rows of the acting seats (one per game) as rows of all agents (``fill`` elsewhere)."""
-        if not self.all_seats:
-            return per_game
-        out = np.full((self.num_envs, *per_game.shape[1:]), fill, per_game.dtype)
-        out[self._agent(np.arange(self.num_games), self.games.turn)] = per_game
-        return out
-
     def _moves_of(self, actions: Any, slots: np.ndarray) -> np.ndarray:
         """The catalog move of the acting agent of each game of ``slots``, after checking all."""
         legal = self._require_legal()
@@ -317,7 +335,9 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         acting = self._agent(slots, self.games.turn[slots])
         chosen = arr[acting].astype(np.int64)
         positions = np.empty(len(slots), np.int64)
-        actions_of, counts = legal.actions[slots], legal.counts[slots]
+        every = slots is self._games
+        actions_of = legal.actions if every else legal.actions[slots]
+        counts = legal.counts if every else legal.counts[slots]
         bad = find_actions(chosen, actions_of, counts, positions)
         if bad >= 0:
             n, action = int(counts[bad]), int(chosen[bad])
@@ -332,28 +352,24 @@ class Big2VectorEnv(gym.vector.VectorEnv):
 
     def _finish(self, ended: np.ndarray, rewards: np.ndarray) -> dict[str, Any]:
         """Credit the final rewards of the games in ``ended``; their final records."""
-        final = np.zeros((self.num_games, 4), np.float32)
-        for slot in ended.tolist():
-            scores = self.games.scores(slot)
-            winner = int(self.games.winner[slot])
-            final[slot] = final_rewards(scores, winner, self.rules, self.reward_mode)
+        winner = self.games.winner[ended]
+        final = final_reward_rows(self.games.final_scores(ended), winner, self.rules,
+                                  self.reward_mode)  # fmt: skip
         slots, seats = self._seated(ended)
         agents = self._agent(slots, seats)
-        rewards[agents] += final[slots, seats]
-        mask = np.zeros(self.num_envs, np.bool_)
-        mask[agents] = True
-        results = {"winner": _spread(self.games.winner[slots], agents, self.num_envs, -1),
-                   "final_rewards": _spread(final[slots], agents, self.num_envs, 0.0)}  # fmt: skip
-        results |= {f"_{k}": mask for k in list(results)}
+        game = np.repeat(np.arange(len(ended)), self.seats_per_game)  # each agent's game
+        rewards[agents] += final[game, seats]
+        finals = self.out.finals
+        finals.put(agents, winner[game], seats, final[game])
+        mask = finals.mask
+        results = {"winner": finals.winner, "final_rewards": finals.rewards,
+                   "_winner": mask, "_final_rewards": mask}  # fmt: skip
         if not self.same_step:  # the finished game stays in its slot until the next step
             return results
-        final_info = results | {"seat": _spread(seats, agents, self.num_envs, -1), "_seat": mask}
-        final_obs = np.full(self.num_envs, None, dtype=object)
-        finished = self.maker.decisions(slots, seats, None)
-        names = ["observation", *(["critic"] if finished.critic is not None else [])]
-        for row, agent in enumerate(agents.tolist()):
-            final_obs[agent] = {k: getattr(finished, k)[row] for k in names}
-        return {"final_obs": final_obs, "_final_obs": mask, "final_info": final_info,
+        self.maker.encode_into(slots, seats, agents, finals.observation, finals.critic)
+        finals.with_observations()
+        final_info = results | {"seat": finals.seat, "_seat": mask}
+        return {"final_obs": finals.obs, "_final_obs": mask, "final_info": final_info,
                 "_final_info": mask}  # fmt: skip
 
     def _seated(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -369,56 +385,76 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         drawn = None if self.opponents is None else self.opponents.kind[slots]
         return self.outlook.rows(slots, seats, drawn)
 
-    def _deal(self, slot: int) -> None:
-        board = Board(self.rules, seed=self._deal_rngs[slot])
-        self.games.deal(slot, board.hands)
-
     def _restart(self, ended: np.ndarray) -> None:
-        """Deal the next game in the slots of ``ended``; opponents move up to the learner."""
+        """Deal the next game in the slots of ``ended`` (one compiled call, each slot's own
+        generator); opponents move up to the learner."""
         slots = np.flatnonzero(ended)
-        for slot in slots.tolist():
-            self._deal(slot)
-        if self.opponents is not None and len(slots):
+        if not len(slots):
+            return
+        self.games.deal_next(slots, self._dealers)
+        if self.opponents is not None:
             self.opponents.start(slots, self._games_played[slots] % 4)
             self.opponents.advance()
 
     def _observe(
         self, extra: dict[str, Any], over: np.ndarray
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """The observations and info of every agent now (``extra``: the final records;
-        ``over``: games that ended and wait for the next step, NEXT_STEP only)."""
-        games = np.arange(self.num_games)
-        self._legal = legal = self.maker.legal(games)  # a game that is over has none
-        record = self.maker.decisions(games, self.games.turn.copy(), legal)  # the acting seats
-        obs = {"observation": self._widen(record.observation, 0)}
-        if record.critic is not None:
-            obs["critic"] = self._widen(record.critic, 0)
-        if over.any():  # their agents see the end of their game
-            slots, seats = self._seated(np.flatnonzero(over))
-            final = self.maker.decisions(slots, seats, None)
-            for key in obs:
-                obs[key][self._agent(slots, seats)] = getattr(final, key)
-        info: dict[str, Any] = {"legal": self._widen(legal.actions), "seat": self._seated(games)[1]}
-        if record.features is not None:
-            info["features"] = self._widen(record.features, 0)
+        """Write every agent's observation and info into the buffers (``extra``: the final
+        records; ``over``: games that ended and wait for the next step, NEXT_STEP only)."""
+        out, games, maker = self.out, self.games, self.maker
+        out.clear()
+        self._legal = legal = maker.legal(self._games)  # a game that is over has none
+        ongoing = over.any()
+        live = np.flatnonzero(~over) if ongoing else self._games
+        seats = games.turn[live]
+        rows = self._agent(live, seats)
+        maker.encode_into(live, seats, rows, out.observation, out.critic)
+        live_legal = legal.take(live) if ongoing else legal
+        out.put_legal(rows, live_legal.actions)
+        if maker.legal_features is not None:
+            out.put_features(rows, maker.features(live, seats, live_legal))
+        if ongoing:  # their agents see the end of their game
+            slots, seated = self._seated(np.flatnonzero(over))
+            agents = self._agent(slots, seated)
+            maker.encode_into(slots, seated, agents, out.observation, out.critic)
+            out.written(agents)
+        obs = {"observation": out.observation}
+        if out.critic is not None:
+            obs["critic"] = out.critic
+        if self.opponents is not None:
+            out.seat[:] = self.opponents.learner
+        info: dict[str, Any] = {"legal": out.legal_view(), "seat": out.seat}
+        if maker.legal_features is not None:
+            info["features"] = out.features_view()
         if self.all_seats:
-            acting = np.zeros(self.num_envs, np.bool_)
-            live = np.flatnonzero(~over)
-            acting[self._agent(live, self.games.turn[live])] = True
-            info["acting"] = acting
-        everyone = np.ones(self.num_envs, np.bool_)
-        info |= {f"_{k}": everyone for k in list(info)}
+            out.acting[rows] = True
+            info["acting"] = out.acting
+        info |= {f"_{k}": out.everyone for k in list(info)}
         return obs, info | extra
+
+    def _returned(
+        self, obs: dict[str, np.ndarray], info: dict[str, Any]
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """What the caller is given: the buffers themselves (``copy=False``) or copies."""
+        if not self.copy:
+            return obs, info
+        return _copied(obs), _copied(info)
 
 
 AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
 
 
-def _spread(values: np.ndarray, agents: np.ndarray, n: int, fill: Any) -> np.ndarray:
-    """An (n, ...) array holding ``values[i]`` at row ``agents[i]`` and ``fill`` elsewhere."""
-    out = np.full((n, *values.shape[1:]), fill, values.dtype)
-    out[agents] = values
-    return out
+def _copied(value: Any) -> Any:
+    """A copy of the env's output ``value`` (dicts and arrays, object arrays of dicts
+    included) that the next step cannot change."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, np.ndarray) and value.dtype == object:
+        out = np.full(value.shape, None, dtype=object)
+        for i in np.flatnonzero(value != None).tolist():  # noqa: E711 (element-wise)
+            out[i] = _copied(value[i])
+        return out
+    return value.copy() if isinstance(value, np.ndarray) else value
 
 
 def _check_size(num_envs: Any, seats: int) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 from big2.cards import N_RANKS
 from big2.hand_ranking import Ranking
 from envs.kernels.bits import lowest_card, popcount
-from envs.kernels.observers import Encoder, cards_kernel
+from envs.kernels.observers import Encoder, cards_kernel, rows_of
 from envs.kernels.turns import CatalogArrays, GameArrays
 from observers.base import Observer
 from observers.charlesworth import (
@@ -72,10 +72,14 @@ def charlesworth_encoder(observer: Observer) -> Encoder:
     span = N_RANKS if observer.rules.straights_to_two else N_RANKS - 1  # the ranks runs use
     faithful = bool(getattr(observer, "faithful", False))
 
-    def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+    def encode(
+        games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        rows: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
         _encode_charlesworth(
-            slots, seats, games.arrays, games.tables.arrays, span, faithful, at, out
-        )
+            slots, seats, rows_of(slots, rows), games.arrays, games.tables.arrays, span,
+            faithful, at, out,
+        )  # fmt: skip
 
     return encode
 
@@ -84,6 +88,7 @@ def charlesworth_encoder(observer: Observer) -> Encoder:
 def _encode_charlesworth(
     slots: np.ndarray,
     seats: np.ndarray,
+    rows: np.ndarray,
     state: GameArrays,
     c: CatalogArrays,
     span: int,
@@ -91,8 +96,8 @@ def _encode_charlesworth(
     at: Starts,
     out: np.ndarray,
 ) -> None:
-    for i in range(slots.shape[0]):
-        g, seat = slots[i], seats[i]
+    for j in range(slots.shape[0]):
+        g, seat, i = slots[j], seats[j], rows[j]
         _hand_slots(state.hands[g, seat], span, at, out, i)
         for k in range(3):  # next, across, previous
             s, base = (seat + 1 + k) % 4, at.opponent_stride * k

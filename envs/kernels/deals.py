@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -48,6 +49,27 @@ HAND = 13
 
 
 # ------------------------------------------------------------------ Python: the states
+
+
+class Generators(NamedTuple):
+    """N generators: their state words ``mt`` (N, 624) and the position of each one's next
+    word, ``positions`` (N,: the ``index`` of the module docstring).
+
+    >>> generators = Generators.seeded([7, 8])
+    >>> hands = np.zeros((2, 4), np.uint64)
+    >>> deal(np.array([0, 1]), generators.mt, generators.positions, hands)
+    >>> from big2.board import Board
+    >>> [int(h) for h in hands[1]] == list(Board(seed=8).hands)
+    True
+    """
+
+    mt: np.ndarray
+    positions: np.ndarray
+
+    @classmethod
+    def seeded(cls, seeds: Sequence[int]) -> Generators:
+        """Generator i as ``random.Random(seeds[i])`` (so any int seeds as Python seeds it)."""
+        return cls(*states_from([random.Random(seed) for seed in seeds]))
 
 
 def states_from(rngs: Sequence[random.Random]) -> tuple[np.ndarray, np.ndarray]:

@@ -8,8 +8,7 @@ they write.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numba
 import numpy as np
@@ -19,8 +18,23 @@ from envs.kernels.bits import lowest_card, popcount
 from envs.kernels.turns import CatalogArrays, GameArrays
 from observers.base import Observer
 
-# games (an envs.engine.Games: .arrays, .tables.arrays), slots, seats, out
-Encoder = Callable[[Any, np.ndarray, np.ndarray, np.ndarray], None]
+
+class Encoder(Protocol):
+    """Writes the observation of seat ``seats[i]`` of game ``slots[i]`` of ``games`` (an
+    :class:`envs.engine.Games`) into row ``rows[i]`` of ``out`` (default: row ``i``), a
+    row that is all zero (the kernels write only the ones)."""
+
+    def __call__(
+        self, games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        rows: np.ndarray | None = None,
+    ) -> None: ...  # fmt: skip
+
+
+def rows_of(slots: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
+    """The output rows: ``rows``, or one per slot in order."""
+    return np.arange(len(slots)) if rows is None else rows
+
+
 CARDS_LEFT_WIDTH = 13  # a cards_left row: one-hot of n - 1
 
 
@@ -95,8 +109,12 @@ def simple_encoder(observer: Observer) -> Encoder:
     """The batch encoder writing what ``observer`` (``simple``) writes."""
     at = SimpleStarts.of(observer)
 
-    def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        _encode_simple(slots, seats, games.arrays, games.tables.arrays, at, out)
+    def encode(
+        games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        rows: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        _encode_simple(slots, seats, rows_of(slots, rows), games.arrays, games.tables.arrays,
+                       at, out)  # fmt: skip
 
     return encode
 
@@ -106,10 +124,13 @@ def counting_encoder(observer: Observer) -> Encoder:
     same with the other hands) writes."""
     at, counting = SimpleStarts.of(observer), CountingStarts.of(observer)
 
-    def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        state, cat = games.arrays, games.tables.arrays
-        _encode_simple(slots, seats, state, cat, at, out)
-        _encode_counting(slots, seats, state, counting, out)
+    def encode(
+        games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        rows: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
+        _encode_simple(slots, seats, rows, state, cat, at, out)
+        _encode_counting(slots, seats, rows, state, counting, out)
 
     return encode
 
@@ -139,11 +160,11 @@ def context(
 
 @numba.njit(cache=True)
 def _encode_simple(
-    slots: np.ndarray, seats: np.ndarray, state: GameArrays, cat: CatalogArrays,
+    slots: np.ndarray, seats: np.ndarray, rows: np.ndarray, state: GameArrays, cat: CatalogArrays,
     at: SimpleStarts, out: np.ndarray,
 ) -> None:  # fmt: skip
-    for row in range(slots.shape[0]):
-        game, seat = slots[row], seats[row]
+    for i in range(slots.shape[0]):
+        game, seat, row = slots[i], seats[i], rows[i]
         cards_kernel(state.hands[game, seat], out, row, at.hand)
         if state.table[game] >= 0:
             cards_kernel(cat.cards[state.table[game]], out, row, at.table)
@@ -156,11 +177,11 @@ def _encode_simple(
 
 @numba.njit(cache=True)
 def _encode_counting(
-    slots: np.ndarray, seats: np.ndarray, state: GameArrays, at: CountingStarts,
+    slots: np.ndarray, seats: np.ndarray, rows: np.ndarray, state: GameArrays, at: CountingStarts,
     out: np.ndarray,
 ) -> None:  # fmt: skip
-    for row in range(slots.shape[0]):
-        game, seat = slots[row], seats[row]
+    for i in range(slots.shape[0]):
+        game, seat, row = slots[i], seats[i], rows[i]
         seen = state.hands[game, seat]
         for k in range(4):  # me, next, across, previous
             other = (seat + k) % 4
@@ -178,22 +199,25 @@ def history_encoder(observer: Observer) -> Encoder:
     """The batch encoder writing what ``observer`` (``history``, its own ``k``) writes."""
     simple, at = SimpleStarts.of(observer), HistoryStarts.of(observer)  # the instance's k
 
-    def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        state, cat = games.arrays, games.tables.arrays
-        _encode_simple(slots, seats, state, cat, simple, out)
-        _encode_history(slots, seats, state, cat, at, out)
+    def encode(
+        games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        rows: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
+        _encode_simple(slots, seats, rows, state, cat, simple, out)
+        _encode_history(slots, seats, rows, state, cat, at, out)
 
     return encode
 
 
 @numba.njit(cache=True)
 def _encode_history(
-    slots: np.ndarray, seats: np.ndarray, state: GameArrays, cat: CatalogArrays,
+    slots: np.ndarray, seats: np.ndarray, rows: np.ndarray, state: GameArrays, cat: CatalogArrays,
     at: HistoryStarts, out: np.ndarray,
 ) -> None:  # fmt: skip
     """The last ``at.rows`` moves, oldest first, in the last rows."""
-    for row in range(slots.shape[0]):
-        game, seat = slots[row], seats[row]
+    for i in range(slots.shape[0]):
+        game, seat, row = slots[i], seats[i], rows[i]
         n = state.n_moves[game]
         recent = min(at.rows, n)
         for j in range(recent):
@@ -210,20 +234,24 @@ def planes_encoder(observer: Observer) -> Encoder:
     """The batch encoder writing what ``observer`` (``planes``) writes."""
     at = PlanesStarts.of(observer)
 
-    def encode(games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        _encode_planes(slots, seats, games.arrays, games.tables.arrays, at, out)
+    def encode(
+        games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        rows: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        _encode_planes(slots, seats, rows_of(slots, rows), games.arrays, games.tables.arrays,
+                       at, out)  # fmt: skip
 
     return encode
 
 
 @numba.njit(cache=True)
 def _encode_planes(
-    slots: np.ndarray, seats: np.ndarray, state: GameArrays, cat: CatalogArrays,
+    slots: np.ndarray, seats: np.ndarray, rows: np.ndarray, state: GameArrays, cat: CatalogArrays,
     at: PlanesStarts, out: np.ndarray,
 ) -> None:  # fmt: skip
     """Channels hand, table, played by me .. previous, unseen; the context; cards left / 13."""
-    for row in range(slots.shape[0]):
-        game, seat = slots[row], seats[row]
+    for i in range(slots.shape[0]):
+        game, seat, row = slots[i], seats[i], rows[i]
         seen = state.hands[game, seat]
         _plane(seen, out, row, at, 0)
         if state.table[game] >= 0:
