@@ -29,6 +29,7 @@ from envs.batch_observers import view_of
 from envs.compiled_heuristic import CompiledHeuristic
 from envs.decisions import DecisionMaker, Legal
 from envs.engine import MAX_MOVES, Games
+from envs.kernels.players import greedy_moves
 
 if TYPE_CHECKING:
     from envs.vector import BatchPolicy
@@ -61,6 +62,8 @@ class Opponents:
             if isinstance(m, str) and m not in COMPILED
         }
         self.heuristic = CompiledHeuristic()
+        # no pool members to draw and no agents to reseed when a game starts
+        self._plain = not self.agents and not any(isinstance(m, list) for m in self.mix)
         n = len(self.games.turn)
         self.kind = np.full((n, 4), -1, np.int64)  # index in mix; -1: learner
         self.member = np.full((n, 4), -1, np.int64)  # in a pool; -1: plays random
@@ -71,6 +74,9 @@ class Opponents:
     def start(self, slots: np.ndarray, learners: np.ndarray) -> None:
         """Seat the learner (``learners[i]`` in game ``slots[i]``) and draw three opponents
         for each of these new games."""
+        if self._plain:  # no pools or agents drawing between the games' draws: all at once
+            self._start_all(slots, learners)
+            return
         for slot, seat in zip(slots.tolist(), learners.tolist(), strict=True):
             if self.draw == "seat":
                 draws = self.rng.integers(len(self.mix), size=4)
@@ -78,6 +84,17 @@ class Opponents:
                 draws = np.full(4, self.rng.integers(len(self.mix)))
             draws[seat] = -1
             self._seat(slot, seat, draws)
+
+    def _start_all(self, slots: np.ndarray, learners: np.ndarray) -> None:
+        """:meth:`start` in a few array operations: the same draws from ``rng``, since a
+        batch of draws from a numpy generator is the draws one after the other."""
+        n = len(self.mix)
+        if self.draw == "seat":
+            draws = self.rng.integers(n, size=(len(slots), 4))
+        else:
+            draws = np.repeat(self.rng.integers(n, size=len(slots))[:, None], 4, axis=1)
+        draws[np.arange(len(slots)), learners] = -1
+        self.learner[slots], self.kind[slots], self.drawn[slots] = learners, draws, -1
 
     def seat(
         self, slots: np.ndarray, kinds: np.ndarray, streams: np.ndarray | None = None
@@ -225,9 +242,6 @@ def _check_mix(mix: Any) -> None:
 def _greedy(moves: np.ndarray, counts: np.ndarray, leading: np.ndarray, games: Games) -> np.ndarray:
     """:class:`big2.players.GreedyAgent` on legal-move rows: the weakest play, or the
     weakest of the longest when leading; PASS when there is no play."""
-    sizes = np.where(moves >= 0, games.tables.size[np.maximum(moves, 0)], 0)
-    first_play = np.where(sizes[:, 0] > 0, moves[:, 0], -1)
-    longest = sizes.max(axis=1, keepdims=True)
-    first_longest = moves[np.arange(len(moves)), (sizes == longest).argmax(axis=1)]
-    chosen: np.ndarray = np.where(leading, first_longest, first_play)
-    return chosen
+    out = np.empty(len(moves), np.int64)
+    greedy_moves(moves, counts, leading, games.tables.size, out)
+    return out
