@@ -166,7 +166,7 @@ class DecisionMaker:
         self.critic_observer = critic_observer
         self.encode_critic = None if critic_observer is None else batch_encoder(critic_observer)[0]
         self.legal_features = legal_features
-        self._hand_actions = _hand_action_table(codec)
+        self.hand_actions = _hand_action_table(codec)
 
     def legal(self, slots: np.ndarray) -> Legal:
         """The legal moves of the acting seats of ``slots`` (rows as wide as the most)."""
@@ -177,7 +177,7 @@ class DecisionMaker:
         legal_ranges(slots, g.arrays, t.arrays, lo, hi, may_pass, counts)
         width = max(1, int(counts.max()) if n else 1)
         moves, actions = np.empty((n, width), np.int32), np.empty((n, width), np.int32)
-        fill_legal(slots, g.arrays, t.arrays, lo, hi, may_pass, self._hand_actions,
+        fill_legal(slots, g.arrays, t.arrays, lo, hi, may_pass, self.hand_actions,
                    self.codec.n - 1, moves, actions)  # fmt: skip
         return Legal(moves, actions, counts)
 

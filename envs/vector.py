@@ -10,9 +10,17 @@
 
 ``Big2VectorEnv(num_envs, observer="simple", actions="catalog", rules="standard",
 opponents=None, reward="score", seed=None, critic_observer=None, legal_features=None,
-critic_outlook=False, autoreset_mode="SameStep", opponent_draw="seat")``.
+critic_outlook=False, autoreset_mode="SameStep", opponent_draw="seat", copy=True)``.
 The games run in a compiled engine (:mod:`envs.engine`) that the tests check move by
 move against :mod:`big2.game`.
+
+**Buffers.** Everything ``reset`` and ``step`` return lives in arrays made once, with
+the env (:mod:`envs.outputs`, PufferLib's layout), and each step writes only the rows
+that held or hold a decision. With ``copy=True`` (the default, as gymnasium's
+``SyncVectorEnv``) the caller gets copies, which are its own to keep and change. With
+``copy=False`` it gets the buffers themselves, which the next ``step`` or ``reset``
+overwrites: for a loop that reads each step before the next (a trainer that copies what
+it stores, a benchmark); ``python -m bench.vector`` shows what the copies cost.
 
 **Who acts: one seat per game.** With ``opponents`` (a list of agent specs such as
 ``"random"``, ``"greedy"``, ``"heuristic"``, :class:`BatchPolicy` objects, or lists of
@@ -84,10 +92,12 @@ statistics wrappers (``RecordEpisodeStatistics``, ``NormalizeReward``) accept bo
 
 **Seeding.** ``reset(seed=s)`` deals game i exactly as ``raw_env(...).reset(seed=s + i)``
 does; each game keeps its own ``random.Random(s + i)``, so its later deals are those of
-that raw env's later ``reset()`` calls. Any integer seeds, numpy's and negative ones
-included, as in ``raw_env`` (Python's ``random`` seeds ``-s`` as ``s``). Opponent draws
-and :meth:`sample_legal` use generators spawned from one ``numpy.random.SeedSequence`` of
-``(s, num_envs)``. ``reset()`` without a seed continues them all.
+that raw env's later ``reset()`` calls. The generators' states live in arrays and deal
+in the compiled engine (:mod:`envs.kernels.deals`: CPython's Mersenne Twister and
+``shuffle``, bit for bit), so a finished game costs no Python. Any integer seeds,
+numpy's and negative ones included, as in ``raw_env`` (Python's ``random`` seeds ``-s``
+as ``s``). Opponent draws and :meth:`sample_legal` use generators spawned from one
+``numpy.random.SeedSequence`` of ``(s, num_envs)``. ``reset()`` without a seed continues them all.
 
 **Bad input.** Stepping before ``reset`` or after ``close`` raises ``RuntimeError`` saying
 so. An action array of the wrong shape or dtype, or an out-of-range or illegal action of

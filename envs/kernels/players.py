@@ -20,9 +20,12 @@ import numpy as np
 
 @numba.njit(cache=True)
 def greedy_moves(
-    moves: np.ndarray, counts: np.ndarray, leading: np.ndarray, sizes: np.ndarray,
+    moves: np.ndarray,
+    counts: np.ndarray,
+    leading: np.ndarray,
+    sizes: np.ndarray,
     out: np.ndarray,
-) -> None:  # fmt: skip
+) -> None:
     """:class:`big2.players.GreedyAgent` on each row of legal moves (catalog order, the
     pass, -1, last): the first play, or when leading the first of the longest; the pass
     when there is no play. Writes ``out[i]``."""
