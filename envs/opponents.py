@@ -144,21 +144,30 @@ class Opponents:
             legal = self.maker.legal(slots)
             kinds = self.kind[slots, games.turn[slots]]
             chosen = np.empty(len(slots), np.int64)
-            for kind in np.unique(kinds).tolist():
+            for kind in range(len(self.mix)):  # in order, as the draws must be made
                 rows = np.flatnonzero(kinds == kind)
-                chosen[rows] = self._moves(kind, slots[rows], legal.take(rows))
+                if len(rows) == len(slots):
+                    chosen[:] = self._moves(kind, slots, legal)
+                elif len(rows):
+                    chosen[rows] = self._moves(kind, slots[rows], legal, rows)
             games.apply(slots, chosen)
 
-    def _moves(self, kind: int, slots: np.ndarray, legal: Legal) -> np.ndarray:
-        """The catalog moves that opponent ``kind`` makes in ``slots``."""
-        who, moves, counts = self.mix[kind], legal.moves, legal.counts
+    def _moves(
+        self, kind: int, slots: np.ndarray, legal: Legal, rows: np.ndarray | None = None
+    ) -> np.ndarray:
+        """The catalog moves that opponent ``kind`` makes in ``slots`` (their legal lists:
+        ``legal``, or its ``rows``)."""
+        who = self.mix[kind]
+        if who == "heuristic":  # it lists its own moves
+            return self.heuristic.choose(self.games, slots)
+        if rows is not None:
+            legal = legal.take(rows)
+        moves, counts = legal.moves, legal.counts
         if who == "random":
             picked: np.ndarray = moves[np.arange(len(slots)), self._random_positions(slots, counts)]
             return picked
         if who == "greedy":
             return _greedy(moves, counts, self.games.table[slots] < 0, self.games)
-        if who == "heuristic":
-            return self.heuristic.choose(self.games, slots)
         if kind in self.agents:
             return self._ask(self.agents[kind], slots, legal)
         if not isinstance(who, list):
