@@ -26,9 +26,11 @@ import numpy as np
 from big2.hand_ranking import PASS, catalog
 from big2.players import Agent, load_agent
 from envs.batch_observers import view_of
-from envs.compiled_heuristic import CompiledHeuristic
+from envs.compiled_heuristic import CompiledHeuristic, heuristic_arrays
 from envs.decisions import DecisionMaker, Legal
 from envs.engine import MAX_MOVES, Games
+from envs.kernels.opponents import CODES
+from envs.kernels.opponents import advance as advance_compiled
 from envs.kernels.players import greedy_moves
 
 if TYPE_CHECKING:
@@ -64,6 +66,9 @@ class Opponents:
         self.heuristic = CompiledHeuristic()
         # no pool members to draw and no agents to reseed when a game starts
         self._plain = not self.agents and not any(isinstance(m, list) for m in self.mix)
+        # every opponent compiled: advance plays its rounds in one compiled call
+        names = [m for m in self.mix if isinstance(m, str) and m in COMPILED]
+        self._codes = np.array([CODES[m] for m in names]) if len(names) == len(mix) else None
         n = len(self.games.turn)
         self.kind = np.full((n, 4), -1, np.int64)  # index in mix; -1: learner
         self.member = np.full((n, 4), -1, np.int64)  # in a pool; -1: plays random
@@ -137,6 +142,11 @@ class Opponents:
     def advance(self) -> None:
         """Let opponents move until every game is at its learner's turn or over."""
         games = self.games
+        if self._codes is not None and self.streams is None:  # the same rounds, compiled
+            heur = heuristic_arrays(games.tables.rules)
+            advance_compiled(self.learner, self.kind, self._codes, self.rng, games.arrays,
+                             games.tables.arrays, heur)  # fmt: skip
+            return
         while True:
             slots = np.flatnonzero((games.winner < 0) & (games.turn != self.learner))
             if not len(slots):

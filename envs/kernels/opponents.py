@@ -1,0 +1,101 @@
+"""The vector env's scripted opponents moving in rounds, compiled: :meth:`Opponents.advance`
+in one call when every opponent is ``random``, ``greedy`` or ``heuristic``.
+
+:func:`advance` plays exactly the rounds that :class:`envs.opponents.Opponents` plays in
+Python: in each round every game waiting on an opponent gets one move; the kinds of the
+mix answer in the mix's order, and ``random`` players draw their positions from the
+shared numpy generator in game order (numba's ``Generator.integers`` draws what numpy's
+does, from the same state), so a seed gives the same games either way. The tests run
+both side by side.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from envs.kernels.heuristic import choose as heuristic_choose
+from envs.kernels.turns import MUST_HOLD_3D, PASS, apply, legal_ranges
+
+RANDOM, GREEDY, HEURISTIC = 0, 1, 2  # the compiled kinds, as :func:`advance` takes them
+CODES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
+
+
+@numba.njit(cache=True)
+def advance(learner, kind, codes, rng, state, cat, heur):
+    """Let the opponents move until every game is at its learner's turn or over.
+
+    ``learner[g]``: game g's learner seat; ``kind[g, s]``: the mix entry seated at s;
+    ``codes[k]``: mix entry k's :data:`CODES` value; ``rng``: the opponents' generator.
+    """
+    n = state.turn.shape[0]
+    slots, chosen = np.empty(n, np.int64), np.empty(n, np.int64)
+    lo, hi = np.empty(n, np.int64), np.empty(n, np.int64)
+    may_pass, count = np.empty(n, np.bool_), np.empty(n, np.int64)
+    asked, answers = np.empty(n, np.int64), np.empty(n, np.int64)
+    while True:
+        m = 0
+        for game in range(n):
+            if state.winner[game] < 0 and state.turn[game] != learner[game]:
+                slots[m] = game
+                m += 1
+        if m == 0:
+            return
+        legal_ranges(slots[:m], state, cat, lo, hi, may_pass, count)
+        for k in range(codes.shape[0]):  # the mix's order: random draws in this order
+            asking = 0
+            for i in range(m):
+                game = slots[i]
+                if kind[game, state.turn[game]] != k:
+                    continue
+                seat = state.turn[game]
+                combos, low = state.combos[game, seat], lo[i]
+                if codes[k] == RANDOM:
+                    position = rng.integers(0, count[i])
+                    chosen[i] = _nth(combos, low, hi[i], position, cat.cards)
+                elif codes[k] == GREEDY:
+                    leading = state.table[game] < 0
+                    chosen[i] = _greedy(combos, low, hi[i], leading, cat.cards, cat.size)
+                else:
+                    asked[asking] = i
+                    asking += 1
+            if asking:
+                heuristic_choose(slots[asked[:asking]], state, cat, heur, answers)
+                for j in range(asking):
+                    chosen[asked[j]] = answers[j]
+        apply(slots[:m], chosen[:m], state, cat)
+
+
+@numba.njit(cache=True)
+def _holds(low, combo, cards):
+    """Whether ``combo`` may be played in a range starting at ``low``: the opening's range
+    (MUST_HOLD_3D) lists only the combinations holding 3D."""
+    return low != MUST_HOLD_3D or cards[combo] & np.uint64(1) != 0
+
+
+@numba.njit(cache=True)
+def _nth(combos, low, high, position, cards):
+    """The legal move at ``position`` of a seat's list (its plays in ``[low, high)`` of
+    ``combos``, in order, then the pass)."""
+    for j in range(max(low, 0), high):
+        if _holds(low, combos[j], cards):
+            if position == 0:
+                return combos[j]
+            position -= 1
+    return PASS
+
+
+@numba.njit(cache=True)
+def _greedy(combos, low, high, leading, cards, sizes):
+    """:class:`big2.players.GreedyAgent`'s move from a seat's list: the first play, or the
+    first of the longest when leading; the pass when there is no play."""
+    chosen, longest = PASS, 0
+    for j in range(max(low, 0), high):
+        combo = combos[j]
+        if not _holds(low, combo, cards):
+            continue
+        if not leading:
+            return combo
+        if sizes[combo] > longest:
+            chosen, longest = combo, sizes[combo]
+    return chosen
