@@ -11,9 +11,11 @@ import contextlib
 import json
 import os
 import shutil
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +23,9 @@ import pytest
 
 from big2.app.server import Server, replay_html
 from big2.app.table import Table, frames
+from big2.game import Game
 from big2.log import GameLog
-from big2.players import RandomAgent
+from big2.players import GreedyAgent, RandomAgent, play
 
 CHROMIUM = os.environ.get("BIG2_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -217,7 +220,8 @@ def test_a_corrupt_log_is_reported_on_the_replay_page(server, page, tmp_path):
 
 
 def call(server: Server, path: str, body: bytes | None = None) -> tuple[int, Any]:
-    request = urllib.request.Request(server.url.rstrip("/") + path, data=body)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    request = urllib.request.Request(server.url.rstrip("/") + path, data=body, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read())
@@ -281,3 +285,54 @@ def test_replay_html_refuses_a_log_it_cannot_replay(tmp_path, capsys):
     with pytest.raises(SystemExit, match="corrupt game log"):
         main(["replay", "--html", str(bad)])
     assert capsys.readouterr().out == ""  # no half page written
+
+
+def test_a_replay_whose_log_holds_html_still_renders(page, tmp_path):
+    data = play(Game(seed=2), GreedyAgent()).log.to_dict()
+    data["rules"]["name"] = "<!--<script>"  # would hide the rest of the page's script
+    log = GameLog.from_dict(data)
+    html = tmp_path / "game.html"
+    html.write_text(replay_html(log), encoding="utf-8")
+    page.goto(html.as_uri())
+    page.wait_for_function("() => document.querySelector('#position').dataset.index === '0'")
+    assert page.text_content("#title") == "<!--<script> rules"
+    assert hands_shown(page) == frames(log)[0]["hands"]
+
+
+ATTACK = """<!doctype html><title>elsewhere</title><script>
+async function attempt(options) {
+  try { await fetch(TARGET + "api/new", options); } catch (error) {}
+}
+(async () => {
+  const body = JSON.stringify({ seed: 1 });
+  await attempt({ method: "POST", mode: "no-cors", body,
+                  headers: { "Content-Type": "text/plain" } });  // a simple request
+  await attempt({ method: "POST", body, headers: { "Content-Type": "application/json" } });
+  document.title = "done";
+})();
+</script>"""
+
+
+def test_a_page_from_another_site_cannot_start_a_game(server, page):
+    """Another site's page (here another port: another origin) posts to the server."""
+    attack = ATTACK.replace("TARGET", json.dumps(server.url)).encode()
+
+    class Elsewhere(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(attack)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    other = ThreadingHTTPServer(("127.0.0.1", 0), Elsewhere)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        page.goto(f"http://127.0.0.1:{other.server_address[1]}/")
+        page.wait_for_function("() => document.title === 'done'")
+    finally:
+        other.shutdown()
+        other.server_close()
+    assert server.table.game is None and not server.log_dir.exists()

@@ -4,7 +4,8 @@
 - ``big2 arena --agents heuristic greedy random random --deals 1000 --seed 0``: evaluate.
 - ``big2 replay FILE [--all]``: step through a saved game with every hand visible;
   ``--html`` writes it as one self-contained web page instead.
-- ``big2 serve [--agents A B C] [--rules R] [--port P]``: play and replay in a browser.
+- ``big2 serve [--agents A B C] [--rules R] [--port P]``: play and replay in a browser
+  (loopback only unless ``--allow-network``; see :mod:`big2.app.server`, Safety).
 - ``big2 demo [--seed N]``: print one seeded game between baseline players.
 """
 
@@ -139,26 +140,66 @@ def _opponents(text: Sequence[str], rules: R.Rules) -> tuple[list[Agent], list[s
 
 
 def _serve(args: argparse.Namespace) -> None:
-    from big2.app.server import Server
+    from big2.app.server import Server, exposure_problem
     from big2.app.table import Table
     from big2.log import unwritable
 
+    if problem := exposure_problem(args.host, args.allow_network):
+        raise ValueError(problem)
     rules = R.get(args.rules)
     agents, names = _opponents(args.agents, rules)
     log_dir = Path(args.log_dir)
     if problem := unwritable(log_dir):
-        raise ValueError(f"cannot save game logs in {log_dir} ({problem}); choose another "
-                         f"--log-dir")  # fmt: skip
+        raise ValueError(
+            f"cannot save game logs in {log_dir} ({problem}); choose another --log-dir"
+        )
+    table = Table(agents, names, rules, args.seat, log_dir, args.keep_unfinished)
     try:
-        server = Server((args.host, args.port), Table(agents, names, rules, args.seat, log_dir),
-                        log_dir)  # fmt: skip
+        server = Server(
+            (args.host, args.port),
+            table,
+            log_dir,
+            allow_hosts=args.allow_host,
+            allow_network=args.allow_network,
+        )
     except OSError as e:
-        raise ValueError(f"cannot listen on {args.host}:{args.port} ({e.strerror or e}); "
-                         f"choose another --port") from None  # fmt: skip
+        raise ValueError(
+            f"cannot listen on {args.host}:{args.port} ({e.strerror or e}); "
+            f"choose another --host or --port"
+        ) from None
     print(f"big2 serve: open {server.url} (replays: {server.url}replay); Ctrl-C stops")
     print(f"game logs go to {log_dir.resolve()}")
+    if args.allow_network:
+        print(
+            f"big2 serve: --allow-network: anyone who can reach {server.url} can play, read "
+            f"every saved game in {log_dir.resolve()} and start games that write log files "
+            f"there; there is no password and no encryption",
+            file=sys.stderr,
+        )
     with server:
         server.serve_forever()
+
+
+def _port(text: str) -> int:
+    """A ``--port``: a whole number 0..65535 (0: any free port)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number 0..65535, not {text!r}")
+    return port
+
+
+def _count(text: str) -> int:
+    """A number of files: a whole number, 0 or more."""
+    try:
+        count = int(text)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, not {text!r}")
+    return count
 
 
 def parser() -> argparse.ArgumentParser:
@@ -198,14 +239,51 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("--html", action="store_true",
                         help="write it as one self-contained web page to stdout")  # fmt: skip
 
-    serve = commands.add_parser("serve", help="play three agents and replay games in a browser")
+    serve = commands.add_parser(
+        "serve",
+        help="play three agents and replay games in a browser",
+        description="Play three agents and replay saved games in a browser, on this machine. "
+        "The server answers only requests addressed to 127.0.0.1, localhost or [::1] at its "
+        "port (and --allow-host names), only from its own pages, and listens on loopback "
+        "only unless --allow-network is given (docs/browser.md, Safety).",
+    )
     serve.add_argument("--agents", nargs="+", default=["trained"], metavar="AGENT",
                        help="one agent spec for all three seats, or three")  # fmt: skip
     serve.add_argument("--rules", default="standard", choices=rules)
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (loopback)")
-    serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on: loopback (127.0.0.1, the default, ::1, localhost); "
+        "any other address needs --allow-network",
+    )
+    serve.add_argument("--port", type=_port, default=8765, help="0..65535 (0: any free port)")
     serve.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
     serve.add_argument("--log-dir", default="big2_logs", help="where game logs are saved")
+    serve.add_argument(
+        "--keep-unfinished",
+        type=_count,
+        default=20,
+        metavar="N",
+        help="keep the logs of the N latest games this server left unfinished (a new game "
+        "started before the end) and delete older ones (default 20); logs of finished games "
+        "and files it did not write are never deleted",
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME[:PORT]",
+        help="also answer requests addressed to NAME (at --port unless given); repeatable. "
+        "Without it, requests naming any other host are refused, so that other web sites "
+        "(DNS rebinding) cannot reach the server",
+    )
+    serve.add_argument(
+        "--allow-network",
+        action="store_true",
+        help="allow a --host that other machines reach (0.0.0.0, a LAN address): anyone who "
+        "can reach it can then play, read every saved game in --log-dir and start games "
+        "that write files there; no password, no encryption",
+    )
 
     demo_cmd = commands.add_parser("demo", help="print one seeded game between baseline players")
     demo_cmd.add_argument("--seed", type=int, default=0)

@@ -17,22 +17,58 @@ Routes (JSON in and out; an error is ``{"error": message}`` with a 4xx status):
 - ``POST /api/frames`` (a log's JSON text as the body): replay frames, or 400 naming
   what is wrong with the log.
 
+Safety. The server is for the person at this machine, and any web page that person
+visits can make their browser send it requests, so it trusts no request by default:
+
+- It answers only requests addressed to one of its own names at its port: ``127.0.0.1``,
+  ``localhost``, ``[::1]``, the ``--host`` it listens on, and each ``--allow-host NAME``
+  (``NAME`` or ``NAME:PORT``). When the browser says which page sent a request
+  (``Origin``), that page must be one of the same. Anything else is refused with 403 and
+  changes nothing: another site's page (cross-site requests) and a site whose name has
+  been pointed at this machine (DNS rebinding) get nothing.
+- ``POST`` bodies are JSON and must say so (``Content-Type: application/json``, else
+  415): a browser sends no such request across sites without asking first (a CORS
+  preflight), and the server approves none.
+- It listens on loopback only. Another address (``--host 0.0.0.0``, a LAN address) needs
+  ``allow_network`` (``--allow-network``): then anyone who can reach the address can play,
+  read every saved game in the log folder and start games that write log files there; there
+  is no password and no encryption. Requests addressed to an IP address at the port are
+  then answered too (a DNS-rebinding page is addressed by a name, never by an address).
+- A client has ``timeout`` seconds (20 by default) for each read, and for the whole body
+  of a request: a half-sent request is dropped, and holds no thread for long. Bursts of
+  connections queue (``request_queue_size`` 128) instead of being reset.
+- A malformed request gets 400 and what was wrong: a body that is not JSON, nested too
+  deeply or holding a number too long to read, a ``Content-Length`` that is not a number of
+  bytes or more bytes than arrive, text that is not UTF-8.
+- Saved games are the files :func:`log_names` lists: regular files (not symbolic links)
+  directly in the log folder, named ``*.json``, not hidden. :func:`read_log` opens the
+  same names and no others. Errors name files, never the folder.
+- The :class:`~big2.app.table.Table` deletes the logs of games it started and left
+  unfinished beyond the newest ``keep_unfinished`` (see there); nothing else is deleted.
+
 :func:`replay_html` writes the replay page and one game's frames as one self-contained
 file (``big2 replay --html LOG``).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import os
 import re
+import socket
+import stat
+import sys
 import threading
-from collections.abc import Callable
+import time
+import traceback
+from collections.abc import Callable, Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote, urlsplit
 
 from big2.app.table import Refused, Table, frames
 from big2.log import GameLog
@@ -41,23 +77,142 @@ STATIC = resources.files("big2.app") / "static"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8"}  # fmt: skip
 PAGES = {"/": "play.html", "/replay": "replay.html"}
-LOG_NAME = re.compile(r"^[\w.-]+\.json$")  # a file directly in the log folder, nothing else
 MAX_BODY = 2_000_000  # bytes: a game log is a few kilobytes
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+TIMEOUT = 20.0  # seconds a client has for each read, and for a request's whole body
+QUEUE = 128  # connections waiting to be accepted
+NEW_GAME = 'a new game takes {"seed": a whole number 0 or more, or null}'
+MOVE = 'a move is {"game": id, "version": moves so far, "cards": [card text, ...]}'
+SCRIPT_UNSAFE = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+
+
+class BadRequest(Exception):
+    """A request refused with ``status`` and a message saying what was wrong."""
+
+    def __init__(self, message: str, status: HTTPStatus = HTTPStatus.BAD_REQUEST) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or ``localhost``) reaches this machine only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("[::1]"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    name = host.strip("[]").lower()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def exposure_problem(host: str, allow_network: bool) -> str:
+    """Why listening on ``host`` is refused ("" when it is not): only loopback, unless
+    ``allow_network``."""
+    if allow_network or is_loopback(host):
+        return ""
+    shown = host or "every address"
+    return (
+        f"--host {shown} is reachable from other machines, and this server has no "
+        f"password: anyone who can reach it could play, read every saved game and "
+        f"start games that write files. Listen on 127.0.0.1 (the default), or pass "
+        f"--allow-network to serve the network anyway"
+    )
+
+
+def host_and_port(text: str, default_port: int) -> tuple[str, int] | None:
+    """``(name, port)`` of a ``Host`` header or ``--allow-host`` value (lower case, IPv6
+    without brackets), or None when it is not ``NAME`` or ``NAME:PORT``.
+
+    >>> host_and_port("LocalHost:8765", 80), host_and_port("[::1]", 80)
+    (('localhost', 8765), ('::1', 80))
+    >>> host_and_port("evil.example@127.0.0.1:8765", 80) is None
+    True
+    """
+    try:
+        parts = urlsplit("//" + text)
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or "@" in parts.netloc or parts.path or parts.query or parts.fragment:
+        return None
+    return parts.hostname, default_port if port is None else port
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 class Server(ThreadingHTTPServer):
-    """The HTTP server, holding the :class:`Table` and the log folder."""
+    """The HTTP server, holding the :class:`Table` and the log folder.
+
+    ``allow_hosts``: more names to answer to (``NAME`` at this port, or ``NAME:PORT``);
+    ``allow_network``: listen on an address other machines reach; ``timeout``: seconds a
+    client has for each read and for a request's body (module docstring: Safety).
+    """
 
     daemon_threads = True
+    request_queue_size = QUEUE
 
-    def __init__(self, address: tuple[str, int], table: Table, log_dir: Path) -> None:
-        super().__init__(address, Handler)
+    def __init__(
+        self,
+        address: tuple[str, int],
+        table: Table,
+        log_dir: Path,
+        *,
+        allow_hosts: Sequence[str] = (),
+        allow_network: bool = False,
+        timeout: float = TIMEOUT,
+    ) -> None:
+        host, port = address[0].strip("[]"), address[1]
+        if problem := exposure_problem(host, allow_network):
+            raise ValueError(problem)
+        extra = [(text, host_and_port(text, 0)) for text in allow_hosts]
+        if bad := [text for text, parsed in extra if parsed is None]:
+            raise ValueError(f"--allow-host {bad[0]!r} is not a host name (NAME or NAME:PORT)")
+        self.extra = [parsed for _, parsed in extra if parsed is not None]  # port 0: ours
+        self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.table, self.log_dir = table, log_dir
+        self.allow_network, self.request_timeout = allow_network, timeout
+        bound = [host.lower()] if host and not _wildcard(host) else []
+        self.own_names = {*LOOPBACK_NAMES, *bound}
+        super().__init__((host, port), Handler)
+
+    @property
+    def port(self) -> int:
+        return int(self.server_address[1])
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{host!s}:{port}/"
+        host = str(self.server_address[0])
+        return f"http://{f'[{host}]' if ':' in host else host}:{self.port}/"
+
+    def names(self) -> list[str]:
+        """The ``Host`` values this server answers to (for messages)."""
+        own = [f"[{n}]" if ":" in n else n for n in sorted(self.own_names)]
+        extra = [f"{n}:{p or self.port}" for n, p in self.extra]
+        return [f"{n}:{self.port}" for n in own] + extra
+
+    def addressed_here(self, name: str, port: int) -> bool:
+        """Whether a request for ``name:port`` is addressed to this server."""
+        if any(name == n and port == (p or self.port) for n, p in self.extra):
+            return True
+        if port != self.port:
+            return False
+        return name in self.own_names or (self.allow_network and _is_ip(name))
 
     def start(self) -> threading.Thread:
         """Serve in a background thread (tests; ``serve_forever`` for the command)."""
@@ -66,13 +221,73 @@ class Server(ThreadingHTTPServer):
         return thread
 
 
+def _wildcard(host: str) -> bool:
+    return host in ("", "0.0.0.0", "::")
+
+
 class Handler(BaseHTTPRequestHandler):
     """Routes requests to the table, the log folder and the page's files."""
 
     server: Server
 
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.request_timeout)  # each read and write
+
     def do_GET(self) -> None:
-        path = urlparse(self.path).path
+        self._answer(self._get)
+
+    def do_POST(self) -> None:
+        self._answer(self._post)
+
+    def _answer(self, route: Callable[[str], None]) -> None:
+        """Run ``route`` on the request's path if the request is addressed here; a
+        :class:`BadRequest` is answered with its status, anything unexpected with 500."""
+        try:
+            self._check_sender()
+            route(urlsplit(self.path).path)
+        except BadRequest as e:
+            self._error(e.status, str(e))
+        except (ConnectionError, TimeoutError):  # the client left or stalled: nobody to tell
+            self.close_connection = True
+        except Exception as e:  # a fault of the server's: say so, keep serving
+            traceback.print_exc(file=sys.stderr)
+            self._error(
+                HTTPStatus.INTERNAL_SERVER_ERROR,
+                f"the server failed on this request ({type(e).__name__})",
+            )
+
+    def _check_sender(self) -> None:
+        """Refuse (403) a request not addressed to this server's own names, or sent by a
+        page that is not its own (module docstring: Safety)."""
+        hosts = self.headers.get_all("Host") or []
+        where = host_and_port(hosts[0], 80) if len(hosts) == 1 else None
+        if where is None or not self.server.addressed_here(*where):
+            asked = f"Host {hosts[0]!r}" if len(hosts) == 1 else f"{len(hosts)} Host headers"
+            raise BadRequest(
+                f"big2 serve answers requests addressed to "
+                f"{', '.join(self.server.names())}, not {asked}; start it with "
+                f"--allow-host NAME to answer to another name",
+                HTTPStatus.FORBIDDEN,
+            )
+        origin = self.headers.get("Origin")
+        if origin is not None and not self._own_origin(origin):
+            raise BadRequest(
+                f"big2 serve answers only its own pages, not a page at {origin[:100]!r}",
+                HTTPStatus.FORBIDDEN,
+            )
+
+    def _own_origin(self, origin: str) -> bool:
+        parts = urlsplit(origin)
+        where = host_and_port(parts.netloc, 80)
+        return (
+            parts.scheme == "http"
+            and where is not None
+            and not parts.path
+            and self.server.addressed_here(*where)
+        )
+
+    def _get(self, path: str) -> None:
         if path in PAGES:
             self._file(PAGES[path])
         elif path.startswith("/static/"):
@@ -80,47 +295,85 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/state":
             self._json(self.server.table.state())
         elif path == "/api/logs":
-            self._json({"logs": self._logs()})
+            self._json({"logs": log_names(self.server.log_dir)})
         elif path.startswith("/api/logs/"):
             self._saved(unquote(path.removeprefix("/api/logs/")))
         else:
-            self._error(HTTPStatus.NOT_FOUND, f"nothing at {path}")
+            raise BadRequest(f"nothing at {path}", HTTPStatus.NOT_FOUND)
 
-    def do_POST(self) -> None:
-        path = urlparse(self.path).path
+    def _post(self, path: str) -> None:
         routes: dict[str, Callable[[bytes], None]] = {
-            "/api/new": self._new, "/api/move": self._move, "/api/frames": self._frames,
-        }  # fmt: skip
+            "/api/new": self._new,
+            "/api/move": self._move,
+            "/api/frames": self._frames,
+        }
         if path not in routes:
-            self._error(HTTPStatus.NOT_FOUND, f"nothing at {path}")
-            return
-        length = int(self.headers.get("Content-Length") or 0)
+            raise BadRequest(f"nothing at {path}", HTTPStatus.NOT_FOUND)
+        kind = self.headers.get("Content-Type")
+        if kind is None or self.headers.get_content_type() != "application/json":
+            raise BadRequest(
+                f"send the body as JSON with Content-Type: application/json, "
+                f"not {kind or 'no Content-Type'}",
+                HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
+            )
+        routes[path](self._body())
+
+    def _body(self) -> bytes:
+        """The request's body: ``Content-Length`` bytes, within the timeout."""
+        if self.headers.get("Transfer-Encoding"):
+            raise BadRequest(
+                "send the body with a Content-Length, not a Transfer-Encoding",
+                HTTPStatus.LENGTH_REQUIRED,
+            )
+        lengths = self.headers.get_all("Content-Length") or ["0"]
+        text = lengths[0].strip()
+        if len(lengths) > 1 or not re.fullmatch(r"[0-9]+", text):
+            raise BadRequest(
+                f"Content-Length must be one number of bytes, 0 or more, not "
+                f"{', '.join(lengths)[:40]!r}"
+            )
+        length = int(text) if len(text) < 12 else MAX_BODY + 1
         if length > MAX_BODY:
-            self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "that is too large for a game log")
-            return
-        routes[path](self.rfile.read(length))
+            raise BadRequest(
+                "that is too large for a game log (2 MB at most)",
+                HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+            )
+        return self._read(length)
+
+    def _read(self, length: int) -> bytes:
+        body = bytearray()
+        deadline = time.monotonic() + self.server.request_timeout
+        try:
+            while len(body) < length and time.monotonic() < deadline:
+                chunk = self.rfile.read1(length - len(body))
+                if not chunk:
+                    break
+                body += chunk
+        except TimeoutError:
+            pass
+        if len(body) < length:
+            self.close_connection = True
+            raise BadRequest(
+                f"the body stopped after {len(body)} of the {length} bytes its "
+                f"Content-Length announced"
+            )
+        return bytes(body)
 
     # --- the game
 
     def _new(self, body: bytes) -> None:
-        data = _object(body)
-        seed = data.get("seed") if data is not None else None
+        seed = _object(body, NEW_GAME).get("seed")
         whole = isinstance(seed, int) and not isinstance(seed, bool)
-        if data is None or not (seed is None or (whole and seed >= 0)):
-            self._error(HTTPStatus.BAD_REQUEST, "a new game takes {\"seed\": a whole number "
-                        "0 or more, or null}")  # fmt: skip
-            return
+        if not (seed is None or (whole and seed >= 0)):
+            raise BadRequest(NEW_GAME)
         self._json(self.server.table.new(seed))
 
     def _move(self, body: bytes) -> None:
-        data = _object(body)
-        cards = data.get("cards") if data is not None else None
-        if (data is None or not isinstance(data.get("game"), str)
-                or not isinstance(data.get("version"), int) or not isinstance(cards, list)
-                or not all(isinstance(c, str) for c in cards)):  # fmt: skip
-            self._error(HTTPStatus.BAD_REQUEST, "a move is {\"game\": id, \"version\": "
-                        "moves so far, \"cards\": [card text, ...]}")  # fmt: skip
-            return
+        data = _object(body, MOVE)
+        cards = data.get("cards")
+        typed = isinstance(data.get("game"), str) and isinstance(data.get("version"), int)
+        if not (typed and isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
+            raise BadRequest(MOVE)
         try:
             self._json(self.server.table.move(data["game"], data["version"], cards))
         except Refused as e:
@@ -129,31 +382,30 @@ class Handler(BaseHTTPRequestHandler):
 
     # --- replays
 
-    def _logs(self) -> list[str]:
-        folder = self.server.log_dir
-        found = folder.glob("*.json") if folder.is_dir() else []
-        return sorted((p.name for p in found), reverse=True)
-
     def _saved(self, name: str) -> None:
-        path = self.server.log_dir / name
-        if not LOG_NAME.match(name) or not path.is_file():
-            self._error(HTTPStatus.NOT_FOUND, f"no saved game {name!r} in {self.server.log_dir}")
-            return
-        self._replay(path.read_bytes(), name)
+        text = read_log(self.server.log_dir, name)
+        if text is None:
+            raise BadRequest(f"no saved game {name!r}", HTTPStatus.NOT_FOUND)
+        self._replay(text, name)
 
     def _frames(self, body: bytes) -> None:
         self._replay(body, "the file")
 
     def _replay(self, text: bytes, name: str) -> None:
+        if len(text) > MAX_BODY:
+            raise BadRequest(f"{name} is too large for a game log (2 MB at most)")
         try:
             log = GameLog.from_json(text.decode("utf-8"))
             shots = frames(log)
         except UnicodeDecodeError:
-            self._error(HTTPStatus.BAD_REQUEST, f"{name} is not a big2 game log (not text)")
+            raise BadRequest(f"{name} is not a big2 game log (not UTF-8 text)") from None
+        except RecursionError:
+            raise BadRequest(
+                f"{name} cannot be replayed: corrupt game log (nested too deeply)"
+            ) from None
         except ValueError as e:
-            self._error(HTTPStatus.BAD_REQUEST, f"{name} cannot be replayed: {e}")
-        else:
-            self._json({"name": name, "rules": log.rules.name, "frames": shots})
+            raise BadRequest(f"{name} cannot be replayed: {e}") from None
+        self._json({"name": name, "rules": log.rules.name, "frames": shots})
 
     # --- responses
 
@@ -161,8 +413,7 @@ class Handler(BaseHTTPRequestHandler):
         resource = STATIC / name
         suffix = Path(name).suffix
         if "/" in name or suffix not in TYPES or not resource.is_file():
-            self._error(HTTPStatus.NOT_FOUND, f"no page file {name!r}")
-            return
+            raise BadRequest(f"no page file {name!r}", HTTPStatus.NOT_FOUND)
         self._send(resource.read_bytes(), TYPES[suffix])
 
     def _json(self, data: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
@@ -171,11 +422,18 @@ class Handler(BaseHTTPRequestHandler):
     def _error(self, status: HTTPStatus, message: str) -> None:
         self._json({"error": message}, status)
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The base class's errors (a malformed request line or header) as JSON too."""
+        self.close_connection = True
+        status = HTTPStatus(code)
+        self._error(status, message or f"{status.phrase}: {status.description}")
+
     def _send(self, body: bytes, kind: str, status: HTTPStatus = HTTPStatus.OK) -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
         self.end_headers()
         self.wfile.write(body)
 
@@ -183,13 +441,80 @@ class Handler(BaseHTTPRequestHandler):
         """Quiet: the page reports what matters."""
 
 
-def _object(body: bytes) -> dict[str, Any] | None:
-    """The JSON object in ``body`` (empty: ``{}``), or None when it is not one."""
+def _object(body: bytes, expected: str) -> dict[str, Any]:
+    """The JSON object in ``body`` (empty: ``{}``); anything else raises
+    :class:`BadRequest` saying what was wrong and ``expected``."""
     try:
         data = json.loads(body or b"{}")
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except UnicodeDecodeError:
+        raise BadRequest(f"the body is not UTF-8 text; {expected}") from None
+    except RecursionError:
+        raise BadRequest(f"the body is nested too deeply; {expected}") from None
+    except ValueError as e:  # not JSON, or a number too long to read
+        raise BadRequest(f"the body is not JSON ({str(e)[:80]}); {expected}") from None
+    if not isinstance(data, dict):
+        raise BadRequest(expected)
+    return data
+
+
+# --- the log folder
+
+
+def is_log_name(name: str) -> bool:
+    """Whether ``name`` may name a saved game: ``*.json``, not hidden, no folder in it.
+
+    >>> is_log_name("game copy (1).json"), is_log_name("../x.json"), is_log_name(".x.json")
+    (True, False, False)
+    """
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # a file name that is not text: no URL can name it
+        return False
+    bad = ("/", "\\", "\0")
+    return name.endswith(".json") and not name.startswith(".") and not any(b in name for b in bad)
+
+
+def log_names(folder: Path) -> list[str]:
+    """The saved games in ``folder``, latest name first: regular files (not symbolic
+    links) directly in it whose names pass :func:`is_log_name`; the names
+    :func:`read_log` opens."""
+    try:
+        with os.scandir(folder) as entries:
+            found = [
+                e.name for e in entries if is_log_name(e.name) and e.is_file(follow_symlinks=False)
+            ]
+    except OSError:
+        return []
+    return sorted(found, reverse=True)
+
+
+def read_log(folder: Path, name: str) -> bytes | None:
+    """The bytes of the saved game ``name`` in ``folder`` (at most ``MAX_BODY + 1``), or
+    None when :func:`log_names` would not list it."""
+    if not is_log_name(name):
         return None
-    return data if isinstance(data, dict) else None
+    path = folder / name
+    try:
+        if path.is_symlink():
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                return None
+            return file.read(MAX_BODY + 1)
+    except OSError:
+        return None
+
+
+def script_json(data: Any) -> str:
+    """``data`` as JSON that is safe inside an HTML ``<script>``: no ``<``, ``>``, ``&``
+    or line separators, so no text in it can end or bend the script.
+
+    >>> script_json({"rules": "<!--<script>"})[:20]
+    '{"rules": "\\\\u003c!--'
+    """
+    text = json.dumps(data)
+    return re.sub("[<>&\u2028\u2029]", lambda m: SCRIPT_UNSAFE[m.group()], text)
 
 
 def replay_html(log: GameLog) -> str:
@@ -199,8 +524,8 @@ def replay_html(log: GameLog) -> str:
     page = (STATIC / "replay.html").read_text(encoding="utf-8")
     css = (STATIC / "big2.css").read_text(encoding="utf-8")
     scripts = "".join((STATIC / n).read_text(encoding="utf-8") for n in ("cards.js", "replay.js"))
-    embedded = json.dumps(data).replace("</", "<\\/")  # no "</script>" inside the script
     page = page.replace('<link rel="stylesheet" href="/static/big2.css">', f"<style>{css}</style>")
     page = re.sub(r'<script src="/static/[\w.]+"></script>\s*', "", page)
-    tail = f"<script>window.BIG2_REPLAY = {embedded};</script>\n<script>{scripts}</script>\n"
+    embedded = f"<script>window.BIG2_REPLAY = {script_json(data)};</script>\n"
+    tail = f"{embedded}<script>{scripts}</script>\n"
     return page.replace("</body>", tail + "</body>")

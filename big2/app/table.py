@@ -33,6 +33,7 @@ from big2.players import Agent, play
 from big2.rules import STANDARD, Rules
 
 YOU = "you"
+KEEP_UNFINISHED = 20  # logs of games a table left unfinished that it keeps
 GONE = ("This page showed a game that is no longer being played (a new game was started, "
         "perhaps in another tab); here is the current one.")  # fmt: skip
 BEHIND = ("This page was behind the game (it was played on in another tab or window); "
@@ -84,6 +85,13 @@ class Table:
 
     Every change is saved to the game's log file in ``log_dir`` (None: not saved), so a
     closed page or a stopped server loses nothing that was played.
+
+    Games left unfinished (a new game started before the end) keep their logs, but only
+    the latest ``keep_unfinished`` of this table's: when a new game starts, the logs of
+    older ones are deleted. Only files this table wrote are deleted, and only while they
+    still hold the unfinished game as it saved it (a regular file, not a symbolic link):
+    logs of finished games, logs from ``big2 play``, the arena or an earlier server, and
+    any file that was changed or is not a game log stay.
     """
 
     def __init__(
@@ -93,10 +101,17 @@ class Table:
         rules: Rules = STANDARD,
         seat: int = 0,
         log_dir: Path | None = Path("big2_logs"),
+        keep_unfinished: int = KEEP_UNFINISHED,
     ) -> None:
         if len(agents) != 3 or len(names) != 3:
             raise ValueError(f"a table needs 3 agents, got {len(agents)}")
+        if keep_unfinished < 0:
+            raise ValueError(
+                f"keep_unfinished is a number of logs, 0 or more, not {keep_unfinished}"
+            )
         self.rules, self.seat, self.log_dir = rules, seat, log_dir
+        self.keep_unfinished = keep_unfinished
+        self.unfinished: list[tuple[Path, GameLog]] = []  # this table's, oldest first
         others = iter(zip(agents, names, strict=True))
         self.by_seat: list[Agent | None] = []
         self.names: list[str] = []
@@ -112,6 +127,7 @@ class Table:
         """Start a new game (a random seed unless given) and play the agents up to the
         person's turn; the page's state."""
         with self.lock:
+            self._leave_game()
             self.seed = random.SystemRandom().randrange(2**31) if seed is None else seed
             self.game = Game(self.rules, seed=self.seed)
             self.id, self.name = uuid.uuid4().hex[:12], new_log_name()
@@ -168,6 +184,15 @@ class Table:
             raise Refused(_why(game, combo))
         return combo
 
+    def _leave_game(self) -> None:
+        """Note the current game's log if it is unfinished; delete the oldest such logs
+        beyond ``keep_unfinished`` (the class docstring says which)."""
+        game = self.game
+        if game is not None and not game.is_over and self.saved:
+            self.unfinished.append((Path(self.saved), game.log))
+        while len(self.unfinished) > self.keep_unfinished:
+            delete_if_unchanged(*self.unfinished.pop(0))
+
     def _agents_move(self) -> None:
         """Let the agents play until it is the person's turn or the game is over; save."""
         game = self.game
@@ -199,7 +224,7 @@ class Table:
             "can_pass": not over and game.turn == self.seat and PASS in game.legal_moves(),
             "moves": [move_dict(e, log.thoughts.get(n), n) for n, e in enumerate(log.moves)],
             "over": over,
-            "saved": self.saved,
+            "saved": self._saved_as(),
             "save_problem": self.problem,
         }
         if over:
@@ -208,6 +233,36 @@ class Table:
             state["hands"] = [cards_list(h) for h in game.hands]
             state["deal"] = [cards_list(h) for h in log.deal]
         return state
+
+    def _saved_as(self) -> str:
+        """Where the log is, for the page: its file name in the log folder (the page is
+        not told the folder), or its whole path when it had to go elsewhere."""
+        path = Path(self.saved)
+        in_folder = self.log_dir is not None and path == self.log_dir / path.name
+        return path.name if in_folder else self.saved
+
+
+def delete_if_unchanged(path: Path, log: GameLog) -> bool:
+    """Delete ``path`` if it is a regular file (not a symbolic link) holding ``log``;
+    whether it was deleted. Anything else there is left as it is.
+
+    >>> import tempfile
+    >>> game = Game(seed=1)
+    >>> path = Path(tempfile.mkdtemp()) / "game.json"
+    >>> _ = path.write_text(game.log.to_json(), encoding="utf-8")
+    >>> game.play(game.legal_moves()[0])  # the file no longer holds this log
+    >>> delete_if_unchanged(path, game.log), path.exists()
+    (False, True)
+    """
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        if GameLog.from_json(path.read_text(encoding="utf-8")) != log:
+            return False
+        path.unlink()
+    except (OSError, ValueError, RecursionError):  # unreadable, or not a game log
+        return False
+    return True
 
 
 class _Stop:

@@ -45,7 +45,7 @@ function render(next) {
   drawLog();
   $("play").disabled = !state.your_turn;
   $("pass").disabled = !state.can_pass;
-  $("saved").textContent = state.saved ? "saved to " + state.saved : "";
+  $("saved").textContent = state.saved ? "saved as " + state.saved : "";
   if (state.save_problem) say(state.save_problem, true);
   drawEnd();
 }

@@ -48,9 +48,12 @@ function load(data) {
   show(0);
 }
 
+// A replay from the server: GET a saved game, or POST a log's JSON text (as JSON, which
+// the server requires of every POST).
 async function fetchReplay(method, path, body) {
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
   try {
-    const response = await fetch(path, { method, body });
+    const response = await fetch(path, { method, headers, body });
     const data = await response.json();
     if (response.status !== 200) { say(data.error, true); return; }
     load(data);
