@@ -35,14 +35,15 @@ visits can make their browser send it requests, so it trusts no request by defau
   is no password and no encryption. Requests addressed to an IP address at the port are
   then answered too (a DNS-rebinding page is addressed by a name, never by an address).
 - A client has ``timeout`` seconds (20 by default) for each read, and for the whole body
-  of a request: a half-sent request is dropped, and holds no thread for long. Bursts of
-  connections queue (``request_queue_size`` 128) instead of being reset.
+  of a request: a half-sent request is answered with 400 or dropped, and holds no thread
+  for long. Bursts of connections queue (``request_queue_size`` 128) instead of being
+  reset.
 - A malformed request gets 400 and what was wrong: a body that is not JSON, nested too
   deeply or holding a number too long to read, a ``Content-Length`` that is not a number of
   bytes or more bytes than arrive, text that is not UTF-8.
 - Saved games are the files :func:`log_names` lists: regular files (not symbolic links)
   directly in the log folder, named ``*.json``, not hidden. :func:`read_log` opens the
-  same names and no others. Errors name files, never the folder.
+  same names and no others. Answers name files, never the folder.
 - The :class:`~big2.app.table.Table` deletes the logs of games it started and left
   unfinished beyond the newest ``keep_unfinished`` (see there); nothing else is deleted.
 
