@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from big2.app.server import Server, replay_html
+from big2.app.page import replay_html
+from big2.app.server import Server
 from big2.app.table import Table, frames
 from big2.game import Game
 from big2.log import GameLog

@@ -120,7 +120,7 @@ def _replay(args: argparse.Namespace) -> None:
     except UnicodeDecodeError:
         raise SystemExit(f"big2 replay: {args.file} is not a game log (not text)") from None
     if args.html:
-        from big2.app.server import replay_html
+        from big2.app.page import replay_html
 
         sys.stdout.write(replay_html(log))
         return
@@ -140,7 +140,8 @@ def _opponents(text: Sequence[str], rules: R.Rules) -> tuple[list[Agent], list[s
 
 
 def _serve(args: argparse.Namespace) -> None:
-    from big2.app.server import Server, exposure_problem
+    from big2.app.addresses import exposure_problem
+    from big2.app.server import Server
     from big2.app.table import Table
     from big2.log import unwritable
 

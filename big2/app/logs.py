@@ -25,6 +25,8 @@ from pathlib import Path
 
 from big2.log import GameLog
 
+MAX_BODY = 2_000_000  # bytes: the most of a log that is read (a game's is a few kilobytes)
+
 # O_NOFOLLOW where the system has it: a planted link is refused, never written through
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
@@ -104,3 +106,49 @@ def _private(folder: Path, uid: int | None) -> bool:
     if uid is None:  # no owners or modes to check (Windows: the temporary folder is the user's)
         return stat.S_ISDIR(info.st_mode)
     return stat.S_ISDIR(info.st_mode) and info.st_uid == uid and not info.st_mode & 0o077
+
+
+def is_log_name(name: str) -> bool:
+    """Whether ``name`` may name a saved game: ``*.json``, not hidden, no folder in it.
+
+    >>> is_log_name("game copy (1).json"), is_log_name("../x.json"), is_log_name(".x.json")
+    (True, False, False)
+    """
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # a file name that is not text: no URL can name it
+        return False
+    bad = ("/", "\\", "\0")
+    return name.endswith(".json") and not name.startswith(".") and not any(b in name for b in bad)
+
+
+def log_names(folder: Path) -> list[str]:
+    """The saved games in ``folder``, latest name first: regular files (not symbolic
+    links) directly in it whose names pass :func:`is_log_name`; the names
+    :func:`read_log` opens."""
+    try:
+        with os.scandir(folder) as entries:
+            found = [
+                e.name for e in entries if is_log_name(e.name) and e.is_file(follow_symlinks=False)
+            ]
+    except OSError:
+        return []
+    return sorted(found, reverse=True)
+
+
+def read_log(folder: Path, name: str) -> bytes | None:
+    """The bytes of the saved game ``name`` in ``folder`` (at most ``MAX_BODY + 1``), or
+    None when :func:`log_names` would not list it."""
+    if not is_log_name(name):
+        return None
+    path = folder / name
+    try:
+        if path.is_symlink():
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                return None
+            return file.read(MAX_BODY + 1)
+    except OSError:
+        return None

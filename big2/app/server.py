@@ -41,24 +41,22 @@ visits can make their browser send it requests, so it trusts no request by defau
 - A malformed request gets 400 and what was wrong: a body that is not JSON, nested too
   deeply or holding a number too long to read, a ``Content-Length`` that is not a number of
   bytes or more bytes than arrive, text that is not UTF-8.
-- Saved games are the files :func:`log_names` lists: regular files (not symbolic links)
-  directly in the log folder, named ``*.json``, not hidden. :func:`read_log` opens the
-  same names and no others. Answers name files, never the folder.
+- Saved games are the files :func:`big2.app.logs.log_names` lists: regular files (not
+  symbolic links) directly in the log folder, named ``*.json``, not hidden;
+  :func:`~big2.app.logs.read_log` opens the same names and no others. Answers name
+  files, never the folder.
 - The :class:`~big2.app.table.Table` deletes the logs of games it started and left
   unfinished beyond the newest ``keep_unfinished`` (see there); nothing else is deleted.
 
-:func:`replay_html` writes the replay page and one game's frames as one self-contained
+:func:`big2.app.page.replay_html` writes the replay page and one game's frames as one self-contained
 file (``big2 replay --html LOG``).
 """
 
 from __future__ import annotations
 
-import ipaddress
 import json
-import os
 import re
 import socket
-import stat
 import sys
 import threading
 import time
@@ -66,31 +64,29 @@ import traceback
 from collections.abc import Callable, Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from big2.app.addresses import (
+    LOOPBACK_NAMES,
+    exposure_problem,
+    host_and_port,
+    is_ip,
+    wildcard,
+)
+from big2.app.logs import MAX_BODY, log_names, read_log
+from big2.app.page import STATIC, replay_html
 from big2.app.table import Refused, Table, frames
 from big2.log import GameLog
 
-STATIC = resources.files("big2.app") / "static"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8"}  # fmt: skip
 PAGES = {"/": "play.html", "/replay": "replay.html"}
-MAX_BODY = 2_000_000  # bytes: a game log is a few kilobytes
-LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 TIMEOUT = 20.0  # seconds a client has for each read, and for a request's whole body
 QUEUE = 128  # connections waiting to be accepted
 NEW_GAME = 'a new game takes {"seed": a whole number 0 or more, or null}'
 MOVE = 'a move is {"game": id, "version": moves so far, "cards": [card text, ...]}'
-SCRIPT_UNSAFE = {
-    "<": "\\u003c",
-    ">": "\\u003e",
-    "&": "\\u0026",
-    "\u2028": "\\u2028",
-    "\u2029": "\\u2029",
-}
 
 
 class BadRequest(Exception):
@@ -99,62 +95,6 @@ class BadRequest(Exception):
     def __init__(self, message: str, status: HTTPStatus = HTTPStatus.BAD_REQUEST) -> None:
         super().__init__(message)
         self.status = status
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` (an address or ``localhost``) reaches this machine only.
-
-    >>> is_loopback("127.0.0.1"), is_loopback("[::1]"), is_loopback("0.0.0.0")
-    (True, True, False)
-    """
-    name = host.strip("[]").lower()
-    if name == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
-
-
-def exposure_problem(host: str, allow_network: bool) -> str:
-    """Why listening on ``host`` is refused ("" when it is not): only loopback, unless
-    ``allow_network``."""
-    if allow_network or is_loopback(host):
-        return ""
-    shown = host or "every address"
-    return (
-        f"--host {shown} is reachable from other machines, and this server has no "
-        f"password: anyone who can reach it could play, read every saved game and "
-        f"start games that write files. Listen on 127.0.0.1 (the default), or pass "
-        f"--allow-network to serve the network anyway"
-    )
-
-
-def host_and_port(text: str, default_port: int) -> tuple[str, int] | None:
-    """``(name, port)`` of a ``Host`` header or ``--allow-host`` value (lower case, IPv6
-    without brackets), or None when it is not ``NAME`` or ``NAME:PORT``.
-
-    >>> host_and_port("LocalHost:8765", 80), host_and_port("[::1]", 80)
-    (('localhost', 8765), ('::1', 80))
-    >>> host_and_port("evil.example@127.0.0.1:8765", 80) is None
-    True
-    """
-    try:
-        parts = urlsplit("//" + text)
-        port = parts.port
-    except ValueError:
-        return None
-    if not parts.hostname or "@" in parts.netloc or parts.path or parts.query or parts.fragment:
-        return None
-    return parts.hostname, default_port if port is None else port
-
-
-def _is_ip(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
 
 
 class Server(ThreadingHTTPServer):
@@ -188,7 +128,7 @@ class Server(ThreadingHTTPServer):
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.table, self.log_dir = table, log_dir
         self.allow_network, self.request_timeout = allow_network, timeout
-        bound = [host.lower()] if host and not _wildcard(host) else []
+        bound = [host.lower()] if host and not wildcard(host) else []
         self.own_names = {*LOOPBACK_NAMES, *bound}
         super().__init__((host, port), Handler)
 
@@ -213,17 +153,13 @@ class Server(ThreadingHTTPServer):
             return True
         if port != self.port:
             return False
-        return name in self.own_names or (self.allow_network and _is_ip(name))
+        return name in self.own_names or (self.allow_network and is_ip(name))
 
     def start(self) -> threading.Thread:
         """Serve in a background thread (tests; ``serve_forever`` for the command)."""
         thread = threading.Thread(target=self.serve_forever, daemon=True)
         thread.start()
         return thread
-
-
-def _wildcard(host: str) -> bool:
-    return host in ("", "0.0.0.0", "::")
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -458,75 +394,4 @@ def _object(body: bytes, expected: str) -> dict[str, Any]:
     return data
 
 
-# --- the log folder
-
-
-def is_log_name(name: str) -> bool:
-    """Whether ``name`` may name a saved game: ``*.json``, not hidden, no folder in it.
-
-    >>> is_log_name("game copy (1).json"), is_log_name("../x.json"), is_log_name(".x.json")
-    (True, False, False)
-    """
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:  # a file name that is not text: no URL can name it
-        return False
-    bad = ("/", "\\", "\0")
-    return name.endswith(".json") and not name.startswith(".") and not any(b in name for b in bad)
-
-
-def log_names(folder: Path) -> list[str]:
-    """The saved games in ``folder``, latest name first: regular files (not symbolic
-    links) directly in it whose names pass :func:`is_log_name`; the names
-    :func:`read_log` opens."""
-    try:
-        with os.scandir(folder) as entries:
-            found = [
-                e.name for e in entries if is_log_name(e.name) and e.is_file(follow_symlinks=False)
-            ]
-    except OSError:
-        return []
-    return sorted(found, reverse=True)
-
-
-def read_log(folder: Path, name: str) -> bytes | None:
-    """The bytes of the saved game ``name`` in ``folder`` (at most ``MAX_BODY + 1``), or
-    None when :func:`log_names` would not list it."""
-    if not is_log_name(name):
-        return None
-    path = folder / name
-    try:
-        if path.is_symlink():
-            return None
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                return None
-            return file.read(MAX_BODY + 1)
-    except OSError:
-        return None
-
-
-def script_json(data: Any) -> str:
-    """``data`` as JSON that is safe inside an HTML ``<script>``: no ``<``, ``>``, ``&``
-    or line separators, so no text in it can end or bend the script.
-
-    >>> script_json({"rules": "<!--<script>"})[:20]
-    '{"rules": "\\\\u003c!--'
-    """
-    text = json.dumps(data)
-    return re.sub("[<>&\u2028\u2029]", lambda m: SCRIPT_UNSAFE[m.group()], text)
-
-
-def replay_html(log: GameLog) -> str:
-    """The replay page with ``log``'s frames inside: one file that needs no server and
-    loads nothing from the network. A log that cannot be replayed raises ValueError."""
-    data = {"name": "", "rules": log.rules.name, "frames": frames(log)}
-    page = (STATIC / "replay.html").read_text(encoding="utf-8")
-    css = (STATIC / "big2.css").read_text(encoding="utf-8")
-    scripts = "".join((STATIC / n).read_text(encoding="utf-8") for n in ("cards.js", "replay.js"))
-    page = page.replace('<link rel="stylesheet" href="/static/big2.css">', f"<style>{css}</style>")
-    page = re.sub(r'<script src="/static/[\w.]+"></script>\s*', "", page)
-    embedded = f"<script>window.BIG2_REPLAY = {script_json(data)};</script>\n"
-    tail = f"{embedded}<script>{scripts}</script>\n"
-    return page.replace("</body>", tail + "</body>")
+__all__ = ["Handler", "Server", "replay_html"]
