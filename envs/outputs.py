@@ -115,9 +115,9 @@ class Finals:
     """The finished games' records of one step (``final_obs``, ``final_info`` and the
     NEXT_STEP keys), written in place like :class:`Outputs`.
 
-    ``obs[agent]`` is a dict made once per agent whose arrays are rows of
-    ``observation`` (and ``critic``): a finished agent's entry of ``final_obs`` is that
-    dict, everyone else's is None.
+    A finished agent's entry of ``final_obs`` (``obs``) is a dict made once per agent,
+    when it first ends, whose arrays are its rows of ``observation`` (and ``critic``);
+    everyone else's is None.
     """
 
     def __init__(self, num_envs: int, observation: int, critic: int | None) -> None:
@@ -129,12 +129,7 @@ class Finals:
         self.seat = np.full(n, -1, np.int64)
         self.rewards = np.zeros((n, 4), np.float32)
         self.obs = np.full(n, None, dtype=object)
-        self._dicts = np.empty(n, dtype=object)
-        for agent in range(n):
-            views = {"observation": self.observation[agent]}
-            if self.critic is not None:
-                views["critic"] = self.critic[agent]
-            self._dicts[agent] = views
+        self._dicts = np.full(n, None, dtype=object)  # made for each agent as it first ends
         self.agents = np.zeros(0, np.int64)  # the agents written since the last clear
 
     def clear(self) -> None:
@@ -164,4 +159,10 @@ class Finals:
 
     def with_observations(self) -> None:
         """Point the finished agents' ``final_obs`` entries at their observations."""
-        self.obs[self.agents] = self._dicts[self.agents]
+        agents = self.agents
+        for agent in agents[np.equal(self._dicts[agents], None)].tolist():
+            views = {"observation": self.observation[agent]}
+            if self.critic is not None:
+                views["critic"] = self.critic[agent]
+            self._dicts[agent] = views
+        self.obs[agents] = self._dicts[agents]

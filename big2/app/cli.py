@@ -93,7 +93,7 @@ def _play(args: argparse.Namespace) -> None:
 
 def _play_games(args: argparse.Namespace) -> None:
     """Games in the terminal, one after the other while the person wants another."""
-    from big2.app.terminal import TerminalGame
+    from big2.app.terminal import TerminalGame, read_line
 
     rules = R.get(args.rules)
     opponents, _ = _opponents([args.opponents], rules)
@@ -103,7 +103,7 @@ def _play_games(args: argparse.Namespace) -> None:
     while True:
         game = session.play(seed=rng)
         try:
-            again = game.is_over and input("Play again? [y/N] ").strip().lower() == "y"
+            again = game.is_over and read_line("Play again? [y/N] ").strip().lower() == "y"
         except EOFError:
             again = False  # end of input means no
         if not again:

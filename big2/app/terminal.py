@@ -11,6 +11,7 @@ visible.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -37,6 +38,9 @@ HELP = """Commands:
 RED, RESET, BOLD = "\033[31m", "\033[0m", "\033[1m"
 
 
+POLL = 0.25  # seconds: the longest a signal's handler waits while a terminal line is read
+
+
 class Quit(Exception):
     """The person typed q."""
 
@@ -52,6 +56,31 @@ class Stopped(Exception):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
         self.saved: Path | None = None
+
+
+def read_line(prompt: str) -> str:
+    """``input(prompt)``, but a signal that lands just before the wait for the line still
+    has its handler run (:func:`stop_on_signals`' SIGTERM among them).
+
+    ``input`` blocks in one ``read``: a signal whose handler is due just before it starts
+    waits for the next line typed. On a terminal this waits in short ``select`` calls
+    (:data:`POLL` seconds), which return to Python, then reads the line (a terminal hands
+    over one line per read); elsewhere (pipes, files, Windows) it is ``input``.
+    """
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # replaced by something without a file
+        return input(prompt)
+    if sys.platform == "win32" or not os.isatty(fd):
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    while not select.select([fd], [], [], POLL)[0]:
+        pass
+    data = os.read(fd, 4096)
+    if not data:
+        raise EOFError
+    return data.decode(sys.stdin.encoding or "utf-8", "replace").rstrip("\r\n")
 
 
 @contextmanager
@@ -106,7 +135,7 @@ class TerminalGame:
         seat: int = 0,
         log_dir: Path | str = "big2_logs",
         color: bool | None = None,
-        read: Callable[[str], str] = input,
+        read: Callable[[str], str] = read_line,
         write: Callable[[str], None] = print,
     ) -> None:
         if len(opponents) != 3:
