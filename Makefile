@@ -23,7 +23,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 
 # the shipped agent's first stage (self-play; its network, inputs and PPO settings) for
-# 200k learner decisions, an evaluation on the 200 validation deals every 50k: about 2 1/4
+# 200k learner decisions, an evaluation on the 200 validation deals every 50k: about 1 1/2
 # minutes on one core (docs/training.md); each run replaces the last one's files
 train: $(STAMP)
 	$(BIN)/python -m training.train --recipe trained --steps 200000 --epoch-steps 50000 \
