@@ -5,12 +5,10 @@ refuses an output file it could not write before playing any game."""
 from __future__ import annotations
 
 import os
-import select
 import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -23,26 +21,10 @@ from big2.hand_ranking import HandRanking
 from big2.log import GameLog
 from big2.players import GreedyAgent
 from big2.rules import STANDARD
+from tests.test_terminal import read_until
 
 ENV = {**os.environ, "PYTHONUTF8": "1", "NO_COLOR": "1"}
 POSIX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals and ptys: Linux")
-
-
-def read_until(fd: int, text: str, buf: str = "", timeout: float = 60) -> str:
-    """Read the terminal ``fd`` until ``text`` appears after what ``buf`` already holds."""
-    start, end = len(buf), time.monotonic() + timeout
-    while text not in buf[start:]:
-        ready, _, _ = select.select([fd], [], [], max(0.0, end - time.monotonic()))
-        if not ready:
-            raise AssertionError(f"no {text!r} within {timeout} s; got {buf[-500:]!r}")
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:  # EIO: the child closed the terminal
-            chunk = b""
-        if not chunk:
-            raise AssertionError(f"output ended before {text!r}; got {buf[-500:]!r}")
-        buf += chunk.decode("utf-8", "replace")
-    return buf
 
 
 def only_log(folder: Path) -> GameLog:

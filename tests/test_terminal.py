@@ -214,9 +214,10 @@ def test_constructor_errors():
         TerminalGame([RandomAgent()] * 3, STANDARD, seat=4)
 
 
-def read_until(fd, text, buf, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while text not in buf:
+def read_until(fd: int, text: str, buf: str = "", timeout: float = 60.0) -> str:
+    """Read the terminal ``fd`` until ``text`` appears after what ``buf`` already holds."""
+    start, deadline = len(buf), time.monotonic() + timeout
+    while text not in buf[start:]:
         ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
         if not ready:
             raise AssertionError(f"timed out waiting for {text!r}; got {buf[-500:]!r}")
@@ -242,8 +243,7 @@ def test_real_terminal(tmp_path, no_color):
         buf = read_until(master, "your move> ", "")
         assert ("\033[31m3♦\033[0m" in buf) != no_color  # colour only on a terminal
         os.write(master, b"h\n")
-        buf = read_until(master, "quit (the game so far is saved)", buf)
-        buf = read_until(master, "your move> ", buf)
+        buf = read_until(master, "quit (the game so far is saved)\r\nyour move> ", buf)
         os.write(master, b"q\n")
         buf = read_until(master, "Game log saved to", buf)
         assert proc.wait(timeout=30) == 0
