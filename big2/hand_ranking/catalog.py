@@ -22,7 +22,7 @@ from operator import attrgetter
 from typing import overload
 
 from big2 import cards as C
-from big2.hand_ranking.combination import HandRanking, Ranking
+from big2.hand_ranking.combination import Finders, HandRanking, Ranking, use_catalog
 from big2.rules import STANDARD, Rules
 
 _INDEX = attrgetter("index")
@@ -215,3 +215,14 @@ def lookup(cards: int, rules: Rules) -> HandRanking:
     if found is None:
         raise ValueError(f"{C.format_cards(cards)} is not a combination under {rules.name}")
     return found
+
+
+def find(text: str, rules: Rules = STANDARD) -> HandRanking:
+    """The catalog entry written in ``text``; :class:`ValueError` if those cards form none.
+
+    (What :meth:`HandRanking.from_str` returns.)
+    """
+    return catalog(rules).find(text)
+
+
+use_catalog(Finders(find, lookup))

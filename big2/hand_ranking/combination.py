@@ -1,7 +1,10 @@
 """A combination as a value: :class:`HandRanking`, its :class:`Ranking`, and :data:`PASS`.
 
 Every HandRanking is an entry of its rules' catalog (:mod:`big2.hand_ranking.catalog`),
-built once; equality is identity. Combinations of the same size compare by a
+built once; equality is identity. The catalog builds its entries from this module, so
+this module does not import it: the catalog hands it the two look-ups a HandRanking
+needs (:class:`Finders`: :meth:`HandRanking.from_str` and unpickling) when it loads,
+which it does with the package. Combinations of the same size compare by a
 precomputed integer key; different sizes do not compare (:class:`TypeError`).
 
 >>> pair = HandRanking.from_str("9D 9S")
@@ -13,8 +16,9 @@ precomputed integer key; different sizes do not compare (:class:`TypeError`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from big2 import cards as C
 from big2.rules import STANDARD, Rules
@@ -90,9 +94,7 @@ class HandRanking:
         """
         if text.strip().lower() == "pass":
             return PASS
-        from big2.hand_ranking.catalog import catalog  # the catalog is built from this class
-
-        return catalog(rules).find(text)
+        return _finders().find(text, rules)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"HandRanking is frozen; cannot set {name}")
@@ -110,9 +112,7 @@ class HandRanking:
         # Unpickling returns the catalog singleton, so identity equality survives.
         if self.rules is None:
             return (_pass, ())
-        from big2.hand_ranking.catalog import lookup  # the catalog is built from this class
-
-        return (lookup, (self.cards, self.rules))
+        return (_finders().lookup, (self.cards, self.rules))
 
     def __copy__(self) -> HandRanking:
         return self
@@ -185,3 +185,26 @@ PASS = HandRanking(0, Ranking.PASS, -1, -1, None)
 
 def _pass() -> HandRanking:
     return PASS
+
+
+class Finders(NamedTuple):
+    """The catalog's look-ups that a HandRanking needs, handed over by
+    :mod:`big2.hand_ranking.catalog` (:func:`use_catalog`) when it loads."""
+
+    find: Callable[[str, Rules], HandRanking]  # the entry written in a text
+    lookup: Callable[[int, Rules], HandRanking]  # the entry of a mask (unpickling)
+
+
+_catalog: Finders | None = None  # the catalog's, once it has loaded
+
+
+def use_catalog(finders: Finders) -> None:
+    """Find combinations with ``finders`` (called once, by the catalog module)."""
+    global _catalog
+    _catalog = finders
+
+
+def _finders() -> Finders:
+    if _catalog is None:  # only if this module were loaded without its package
+        raise RuntimeError("big2.hand_ranking.catalog is not loaded: import big2.hand_ranking")
+    return _catalog
