@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 # The exact torch pin takes the machine's local CPU wheel; any other spec downloads GBs of CUDA.
 TORCH   := torch==2.13.0
 
-.PHONY: test train agents bench study golden lint typecheck check clean
+.PHONY: test lab-test train agents bench study golden lint typecheck check clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -21,6 +21,10 @@ $(STAMP): pyproject.toml
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
+
+# the lab's experiments (lab/README.md): their tests and doctests, apart from make test
+lab-test: $(STAMP)
+	$(BIN)/python -m pytest -q -n 0 lab
 
 # the shipped agent's first stage (self-play; its network, inputs and PPO settings) for
 # 200k learner decisions, an evaluation on the 200 validation deals every 50k: about 1 1/2
@@ -44,7 +48,6 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.rules
 	$(BIN)/python -m bench.env
 	$(BIN)/python -m bench.vector
-	$(BIN)/python -m bench.faithful
 	$(BIN)/python -m bench.train
 	$(BIN)/python -m bench.heuristic
 	$(BIN)/python -m bench.search

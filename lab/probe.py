@@ -1,4 +1,4 @@
-"""Does a policy read its observation? ``python -m training.probe CHECKPOINT``.
+"""Does a policy read its observation? ``python -m lab.probe CHECKPOINT``.
 
 Plays a network on the duplicate deals of the compiled engine (as ``training.evaluate
 --engine compiled``) three ways, its body reading:
@@ -17,7 +17,15 @@ policy whose win share barely moves without its observation plays on its moves'
 features alone: an observer study of such policies cannot tell observers apart, however
 many deals it plays. Each row prints the win share against three copies of each
 opponent and, for a replacement, its difference from ``as is``, deal by deal, with a
-95% interval. Measured in docs/training.md (the recipes' steps).
+95% interval.
+
+Found (2026-11-27, lab/notes.md, "What the policy reads"; the self-play pairs' member 0,
+1,000 deals of seed 12345, random / greedy / heuristic players): `trained`'s plays as
+well without its observation as with it (zeros: -0.005 / -0.008 / -0.007, every interval
+holding 0; shuffled: -0.025 / -0.035 / -0.018), so its state path adds nothing a constant
+would not and it plays on its moves' features alone; `trained-charlesworth`'s loses 5
+points against the heuristic with zeros (-0.003 / +0.019 / -0.051). Neither the `fused`
+head that reads the observation more, nor a larger entropy bonus, played better.
 
 >>> from training.config import Config
 >>> from training.nets import make_actor
@@ -86,7 +94,7 @@ def observation_replaced(net: Actor, how: str, seed: int = 0) -> Iterator[None]:
 
 def probe(
     agent: checkpoint.NetworkAgent, opponents: list[str], deals: int, seed: int
-) -> list[dict[str, Any]]:  # fmt: skip
+) -> list[dict[str, Any]]:
     """One row per opponent and way of reading (``as is`` first): win share, its 95%
     interval, and for a replacement the paired difference from ``as is``."""
     cfg = replace(agent.cfg, eval_engine="compiled")
@@ -101,13 +109,23 @@ def probe(
     return rows
 
 
-def _row(cfg: Config, seed: int, opponent: str, how: str, results: list[tuple[int, int]],
-         base: list[tuple[int, int]] | None) -> dict[str, Any]:  # fmt: skip
+def _row(
+    cfg: Config,
+    seed: int,
+    opponent: str,
+    how: str,
+    results: list[tuple[int, int]],
+    base: list[tuple[int, int]] | None,
+) -> dict[str, Any]:
     """The row of one way of reading: the arena's summary of ``results`` and, given the
     ``as is`` results ``base``, the paired difference from them."""
     me = summarise([how], [[r] for r in results], seed, get_rules(cfg.rules)).agents[0]
-    row = {"opponent": opponent, "observation": how, "win_share": me.win_share,
-           "win_share_ci": me.win_share_ci}  # fmt: skip
+    row = {
+        "opponent": opponent,
+        "observation": how,
+        "win_share": me.win_share,
+        "win_share_ci": me.win_share_ci,
+    }
     if base is not None:
         difference = paired(results, base)
         row |= {"difference": difference["win_share"], "difference_ci": difference["win_share_ci"]}
@@ -127,7 +145,7 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = command("python -m training.probe", __doc__)
+    parser = command("python -m lab.probe", __doc__)
     parser.add_argument("checkpoint", help="a checkpoint file or a shipped agent's name")
     parser.add_argument("--opponents", nargs="+", default=["random", "greedy", "heuristic"])
     parser.add_argument("--deals", type=int, default=200)

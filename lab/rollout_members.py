@@ -1,11 +1,17 @@
-"""Who should play an ensemble's search rollouts: ``python -m bench.rollout_members``.
+"""Who should play an ensemble's search rollouts? ``python -m lab.rollout_members``.
 
-An experiment, not a benchmark (``make bench`` leaves it out: about 12 minutes a row on
-one core). ``trained+search`` keeps the ensemble as its prior and puts, in the searching
-seat of its rollouts, the whole ensemble or one member alone (the default since
-2026-11-28: member 0); each plays one seat against three heuristic players on the same
-duplicate deals. It prints each one's win share, its difference from the whole
-ensemble's deal by deal, and its milliseconds per decision (docs/search.md).
+About 12 minutes a row on one core. ``trained+search`` keeps the ensemble as its prior
+and puts, in the searching seat of its rollouts, the whole ensemble or one member alone
+(the default since 2026-11-28: member 0); each plays one seat against three heuristic
+players on the same duplicate deals. It prints each one's win share, its difference from
+the whole ensemble's deal by deal, and its milliseconds per decision (docs/search.md).
+
+Found (2026-11-28, docs/search.md, "One network in the rollouts"; the recipes' `trained`
+pair as the prior, 200 validation deals of seed 12345, three heuristic players; the pair
+alone wins 0.344): the pair in the rollouts won 0.378 at 80.8 ms a decision, member 0
+alone 0.393 (+0.015 [-0.003, +0.033] deal by deal) at 57.4 ms, member 1 alone 0.376
+(-0.001 [-0.017, +0.015]) at 71.4 ms. Either member searched as well as the pair, so an
+ensemble's rollouts are played by its member 0 since.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from big2.players import load_agent
 from big2.players.search import SearchAgent
 from big2.rules import get as get_rules
 from training.checkpoint import NetworkAgent
+from training.cli import command
 from training.ensemble import Actor, Ensemble
 from training.evaluate import paired
 
@@ -54,15 +61,18 @@ def compare(rows: dict[str, SearchAgent], deals: int, seed: int, rules_name: str
         first = first or mine
         diff = paired(mine, first)
         low, high = diff["win_share_ci"]
-        print(f"{label}: win share {share:.3f} against three heuristic players, "
-              f"{diff['win_share']:+.3f} [{low:+.3f}, {high:+.3f}] against the first row's "
-              f"deal by deal, {1000 * timed.seconds / timed.decisions:.1f} ms per decision "
-              f"({deals} deals of seed {seed})", flush=True)  # fmt: skip
+        print(
+            f"{label}: win share {share:.3f} against three heuristic players, "
+            f"{diff['win_share']:+.3f} [{low:+.3f}, {high:+.3f}] against the first row's "
+            f"deal by deal, {1000 * timed.seconds / timed.decisions:.1f} ms per decision "
+            f"({deals} deals of seed {seed})",
+            flush=True,
+        )
 
 
-def parser(doc: str, agent: str) -> argparse.ArgumentParser:
+def parser(prog: str, doc: str, agent: str) -> argparse.ArgumentParser:
     """The options every search experiment takes (``agent``: what ``--agent`` may be)."""
-    out = argparse.ArgumentParser(description=doc.splitlines()[0])
+    out = command(prog, doc)
     out.add_argument("--agent", default="trained", help=agent)
     out.add_argument("--rules", default="standard")
     out.add_argument("--deals", type=int, default=200)
@@ -71,10 +81,14 @@ def parser(doc: str, agent: str) -> argparse.ArgumentParser:
 
 
 def main() -> None:
-    args = parser(__doc__, "a shipped ensemble or its file").parse_args()
+    args = parser(
+        "python -m lab.rollout_members", __doc__, "a shipped ensemble or its file"
+    ).parse_args()
     torch.set_num_threads(1)
-    labelled = {f"{label} in the rollouts": searcher
-                for label, searcher in searchers(args.agent, args.rules).items()}  # fmt: skip
+    labelled = {
+        f"{label} in the rollouts": searcher
+        for label, searcher in searchers(args.agent, args.rules).items()
+    }
     compare(labelled, args.deals, args.seed, args.rules)
 
 

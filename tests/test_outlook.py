@@ -119,31 +119,3 @@ def test_the_critic_reads_the_outlook():
     x[1, seen.size] = 1.0  # only the outlook differs
     values = critic(type("Obs", (), {"critic": x})()).detach().numpy()
     assert values.shape == (2, 1) and values[0, 0] != values[1, 0]
-
-
-def test_the_critic_report_reads_a_checkpoint(tmp_path, capsys):
-    from tests.test_training import tiny
-    from training import checkpoint, critic_report
-    from training.export import export_agent
-    from training.train import train
-
-    run = tmp_path / "run"
-    train(tiny(run, critic_outlook=True, opponents=("heuristic", "random"), reward="win"))
-    capsys.readouterr()  # the run's own output
-    data = checkpoint.load(run / "latest.pt")
-    cfg = Config.from_dict({**data["config"], "envs": 4})
-    got = critic_report.collect(cfg, data["state"], 80, seed=1)
-    n = len(got["return"])
-    assert n > 20 and all(len(v) == n for v in got.values())
-    assert set(np.unique(got["playout"])) <= {0.0, 1.0} and np.isfinite(got["critic"]).all()
-    last = got["to_go"] == 0  # a game's last decision: its return is the win reward itself
-    assert np.isin(got["return"][last].round(5), [1.0, round(-1 / 3, 5)]).all()
-    earlier = got["return"][~last]  # discounted, so strictly inside the rewards' range
-    assert ((earlier > -1 / 3) & (earlier < 1)).all()
-    critic_report.main([str(run / "latest.pt"), "--steps", "60", "--envs", "4"])
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0].endswith("explained variance of the return:") and len(lines) == 3 + 5
-    export_agent(run / "latest.pt", tmp_path / "agent.pt")
-    with pytest.raises(SystemExit):
-        critic_report.main([str(tmp_path / "agent.pt")])
-    assert "holds no PPO critic" in capsys.readouterr().err

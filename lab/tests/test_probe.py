@@ -1,11 +1,12 @@
-"""training.probe: a policy played with its observation replaced."""
+"""lab.probe: a policy played with its observation replaced."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
-from training import checkpoint, probe
+from lab import probe
+from training import checkpoint
 from training.config import Config
 from training.ensemble import Ensemble
 from training.loop import learner_results
