@@ -5,7 +5,8 @@ given: the observer's vector, the legal actions (each row's legal action ids fir
 the order of :meth:`big2.game.Game.legal_moves`, padded with :data:`PAD`), and optionally
 per-legal-action features and a critic's vector. The vector env makes it, opponents and
 policies read it, and training stores it: the same names all the way
-(``observation``, ``legal``, ``features``, ``critic``).
+(``observation``, ``legal``, ``features``, ``critic``). A :class:`BatchPolicy` is what
+answers one: one action per row.
 
 :class:`DecisionMaker` makes it from the compiled engine's arrays.
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -125,6 +126,18 @@ class Decisions:
             data.get if isinstance(data, dict) else lambda key: getattr(data, key, None)
         )
         return cls(get("observation"), get("legal"), get("features"), get("critic"))
+
+
+class BatchPolicy(Protocol):
+    """An opponent that answers for many games at once: ``(Decisions) -> actions``.
+
+    The :class:`~envs.decisions.Decisions` record holds what the env would give those M
+    games' acting seats (``observation`` (M, D), ``legal`` (M, K), and ``features`` when
+    the env has ``legal_features``); the result is one action per row, an entry of its
+    legal row.
+    """
+
+    def __call__(self, decisions: Decisions) -> np.ndarray: ...
 
 
 def pad_rows(a: np.ndarray, width: int, fill: float) -> np.ndarray:

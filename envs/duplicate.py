@@ -35,8 +35,6 @@ that must be shown the whole game (a cheating upper bound) cannot sit here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 import observers
@@ -44,13 +42,10 @@ from big2.board import N_SEATS
 from big2.evaluation import duplicate_board
 from big2.rules import STANDARD, Rules
 from envs import codecs
-from envs.decisions import DecisionMaker, LegalFeatures
+from envs.decisions import BatchPolicy, DecisionMaker, LegalFeatures
 from envs.engine import MAX_MOVES, Games, Tables
 from envs.opponents import Opponents
 from observers.base import Observer
-
-if TYPE_CHECKING:
-    from envs.vector import BatchPolicy
 
 BATCH_DEALS = 250  # deals played at once (1,000 games): memory, not results, sets it
 POLICY, OPPONENT = 1, 0  # the two kinds seated (indices into the Opponents' mix)

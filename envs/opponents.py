@@ -11,7 +11,7 @@ grouped by kind so that each kind answers for all its games at once (``random`` 
 ``greedy`` as numpy operations on the legal rows, ``heuristic`` in one compiled call
 (:mod:`envs.compiled_heuristic`, checked move by move against ``HeuristicAgent``), one
 call of a
-:class:`~envs.vector.BatchPolicy` with a :class:`~envs.decisions.Decisions` record, or a
+:class:`~envs.decisions.BatchPolicy` with a :class:`~envs.decisions.Decisions` record, or a
 :class:`big2.players.Agent` asked game by game), until every game is back at its
 learner's turn or over.
 """
@@ -19,7 +19,7 @@ learner's turn or over.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -27,14 +27,11 @@ from big2.hand_ranking import PASS, catalog
 from big2.players import Agent, load_agent
 from envs.batch_observers import view_of
 from envs.compiled_heuristic import CompiledHeuristic, heuristic_arrays
-from envs.decisions import DecisionMaker, Legal
+from envs.decisions import BatchPolicy, DecisionMaker, Legal
 from envs.engine import MAX_MOVES, Games
 from envs.kernels.opponents import CODES
 from envs.kernels.opponents import advance as advance_compiled
 from envs.kernels.players import greedy_moves
-
-if TYPE_CHECKING:
-    from envs.vector import BatchPolicy
 
 # opponents that need no View: random and greedy on the legal rows, heuristic compiled
 COMPILED = ("random", "greedy", "heuristic")

@@ -26,7 +26,6 @@ with the search option ``rollouts="heuristic"`` (:mod:`big2.players.specs`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,15 +35,12 @@ from big2.rules import Rules
 from envs import codecs
 from envs.codecs import ActionCodec
 from envs.compiled_heuristic import heuristic_arrays
-from envs.decisions import DecisionMaker, LegalFeatures
+from envs.decisions import BatchPolicy, DecisionMaker, LegalFeatures
 from envs.engine import Games, Tables
 from envs.kernels import search
 from envs.kernels.turns import PASS
 from envs.opponents import Opponents
 from observers.base import Observer
-
-if TYPE_CHECKING:
-    from envs.vector import BatchPolicy
 
 
 class CompiledRollouts:

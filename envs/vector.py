@@ -111,7 +111,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -122,7 +122,8 @@ from big2.board import seed_int
 from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs import codecs
-from envs.decisions import DecisionMaker, Decisions, Legal, LegalFeatures
+from envs.decisions import BatchPolicy as BatchPolicy  # its home; the env's name for it too
+from envs.decisions import DecisionMaker, Legal, LegalFeatures
 from envs.engine import Games, Tables
 from envs.kernels.deals import Generators
 from envs.kernels.turns import find_actions
@@ -131,18 +132,6 @@ from envs.outlook import Outlook
 from envs.outputs import Outputs
 from envs.rewards import REWARDS, final_reward_rows
 from observers.base import Observer
-
-
-class BatchPolicy(Protocol):
-    """An opponent that answers for many games at once: ``(Decisions) -> actions``.
-
-    The :class:`~envs.decisions.Decisions` record holds what the env would give those M
-    games' acting seats (``observation`` (M, D), ``legal`` (M, K), and ``features`` when
-    the env has ``legal_features``); the result is one action per row, an entry of its
-    legal row.
-    """
-
-    def __call__(self, decisions: Decisions) -> np.ndarray: ...
 
 
 class Big2VectorEnv(gym.vector.VectorEnv):
