@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import torch
@@ -29,9 +29,6 @@ from observers.base import Observer
 from training.bodies import HandReader, make_body, mlp
 from training.config import ACTION_HEADS, Config
 from training.features import Features
-
-if TYPE_CHECKING:
-    from training.ensemble import Actor
 
 ILLEGAL = -1e9
 REST_FEATURES = 5
@@ -279,6 +276,14 @@ class MaskedActor(nn.Module):
         return self.scores(obs.observation, obs.legal, plan), state
 
 
+class Scores(Protocol):
+    """What :class:`NumpyLogits` plays: anything that scores the legal positions as
+    :class:`MaskedActor` does, one network or several as one (an
+    :class:`~training.ensemble.Ensemble`; :data:`training.ensemble.Actor` is either)."""
+
+    def scores(self, obs: Any, legal: Any, plan: Any = None) -> torch.Tensor: ...
+
+
 def legal_distribution(logits: torch.Tensor) -> torch.distributions.Categorical:
     """The policy's distribution over legal positions (padding has logit -1e9). Its
     arguments are not validated: the logits are the network's own, and torch's checks of
@@ -362,7 +367,7 @@ class NumpyLogits:
     parallelises over processes (``--workers``), not inside one position's forward pass.
     """
 
-    def __init__(self, net: Actor) -> None:
+    def __init__(self, net: Scores) -> None:
         self.net = net  # used as is: no dropout or batch norm, so the mode does not matter
 
     def __call__(
