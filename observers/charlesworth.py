@@ -120,7 +120,7 @@ class CharlesworthObserver(Observer):
     stop at ``A``.
 
     That code has one quirk that changes its vectors (at 12.8% of the decisions of 4,000
-    random games: ``python -m bench.faithful``): its ``isFullHouse`` returns the tuple
+    random games: ``python -m lab.faithful``): its ``isFullHouse`` returns the tuple
     ``(False,)`` for a hand
     that is not a full house, which is truthy, so every straight that is not a flush is
     also taken for a full house. An opponent who played one gets the "full house" flag,

@@ -273,7 +273,7 @@ class SearchAgent:
     def sample(self, view: View, n: int) -> list[tuple[int, ...]]:
         """``n`` deals consistent with ``view``, drawn uniformly (:func:`sample_deal`).
 
-        The one place deals are made: a subclass may deal otherwise (``bench.true_deals``
+        The one place deals are made: a subclass may deal otherwise (``lab.true_deals``
         deals the true hands, as an upper bound).
         """
         return [sample_deal(view, self.rng) for _ in range(n)]
