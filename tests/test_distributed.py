@@ -41,7 +41,7 @@ def test_without_ray_the_backend_names_the_extra():
 def test_only_the_backends_module_imports_ray():
     importers = [
         p.relative_to(ROOT).as_posix()
-        for package in ("big2", "observers", "envs", "training", "bench")
+        for package in ("big2", "observers", "envs", "training", "bench", "lab")
         for p in (ROOT / package).rglob("*.py")
         if re.search(r"^\s*(import ray|from ray\b)", p.read_text(encoding="utf-8"), re.M)
     ]
