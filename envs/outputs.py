@@ -160,7 +160,8 @@ class Finals:
     def with_observations(self) -> None:
         """Point the finished agents' ``final_obs`` entries at their observations."""
         agents = self.agents
-        for agent in agents[np.equal(self._dicts[agents], None)].tolist():
+        missing = self._dicts[agents] == None  # noqa: E711 (element-wise, on objects)
+        for agent in agents[missing].tolist():
             views = {"observation": self.observation[agent]}
             if self.critic is not None:
                 views["critic"] = self.critic[agent]
