@@ -23,14 +23,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from tqdm import tqdm
 
 from training import checkpoint
-
-if TYPE_CHECKING:
-    from training.recipes import Recipe
+from training.recipe_book import Recipe
 
 OUT_OF_TIME = 75  # a member's exit status when --max-minutes ran out (EX_TEMPFAIL)
 RECIPE_FILE = "recipe.json"

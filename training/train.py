@@ -44,6 +44,7 @@ from training.build import load_init, make_algorithm, scoped_seed
 from training.config import Config, parse_args
 from training.loop import Run, RunState
 from training.nets import torch_threads
+from training.recipe_book import RECIPES
 from training.rundir import RunDirectory, fault_message, is_disk_fault, write_whole
 from training.seeds import seed_of
 
@@ -111,9 +112,6 @@ def check_steps(resume: dict[str, Any], given: dict[str, Any], run_dir: str) -> 
 
 def main(argv: list[str] | None = None) -> None:
     stop_on_sigterm()  # SIGTERM unwinds like Ctrl-C: the lock is released, workers stop
-    # imported here: a recipe's stages are runs of this module's train()
-    from training.recipes import RECIPES
-
     recipes = {name: recipe.settings() for name, recipe in RECIPES.items()}
     given, resume_dir, overwrite = parse_args(argv, recipes)
     resume = None

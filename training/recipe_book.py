@@ -1,0 +1,169 @@
+"""The recipe book: how each shipped agent is trained, as data.
+
+A :class:`Recipe` trains ``members`` networks alike from different seeds, each in
+:class:`Stage` s, every stage a training run of the Config settings it names, starting
+from the networks of the one before; :data:`NETWORK` is what every stage shares and
+:data:`RECIPES` the shipped agents' recipes by name. The code that runs them reads the
+book and the book imports none of it: :mod:`training.recipes` (``python -m
+training.recipes NAME``), :mod:`training.members` (members side by side) and
+``python -m training.train --recipe NAME`` (a recipe's first stage). Why the stages are
+what they are: ``docs/training.md``.
+
+>>> trained = RECIPES["trained"]
+>>> trained.rules, [s.name for s in trained.stages], trained.members
+('standard', ['self-play', 'tables'], 2)
+>>> RECIPES["trained"].scaled(0.0001).stages[0].settings["steps"]
+4096
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from training.config import Config
+
+VALIDATION_SEED = 12345  # the deals every stage's evaluations (and so every choice) used
+REPORT_SEED = 20261124  # the deals a recipe reports on: nothing was chosen on them
+REPORT_OPPONENTS = ("random", "greedy", "heuristic")
+MIN_STEPS = 4096  # the least a scaled stage trains (one epoch: a collection past it)
+
+# what every stage of every recipe shares (see docs/training.md for why)
+NETWORK: dict[str, Any] = {
+    "observer": "simple",
+    "critic_observer": "oracle",
+    "hidden": (512, 256),
+    "action_head": "mlp",
+    "action_rest": True,
+    "action_context": True,
+    "plan_features": True,
+    "reply_features": True,
+    "reward": "win",
+    "ent_coef": 0.003,
+    "collect_steps": 8192,
+    "batch_size": 1024,
+    "threads": 1,
+    "eval_seed": VALIDATION_SEED,
+    "eval_deals": 200,
+    "eval_engine": "compiled",
+}
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One training run of a recipe: its name and the Config settings it changes."""
+
+    name: str
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How one shipped agent is trained (see the module docstring)."""
+
+    name: str
+    rules: str
+    stages: tuple[Stage, ...]
+    seed: int = 0
+    report_deals: int = 1000
+    shared: dict[str, Any] = field(default_factory=lambda: dict(NETWORK))
+    members: int = 1  # networks trained alike from different seeds; the agent is their ensemble
+
+    def settings(self, k: int = 0) -> dict[str, Any]:
+        """The Config settings of stage ``k`` but its seed, init and run directory: what
+        ``python -m training.train --recipe NAME`` starts from (stage 0).
+
+        >>> RECIPES["trained"].settings()["opponents"]
+        ('self-all',)
+        """
+        return {**self.shared, "rules": self.rules, **self.stages[k].settings}
+
+    def config(self, k: int, run_dir: Path, member: int = 0) -> Config:
+        """The Config of stage ``k`` of ``member``: its seed ``1000 (members x seed +
+        member) + k``, its init the member's previous stage's best networks."""
+        settings = self.settings(k)
+        init = str(stage_dir(run_dir, self, k - 1, member) / "best.pt") if k else ""
+        seed = 1000 * (self.members * self.seed + member) + k
+        return Config.from_dict({**settings, "seed": seed, "init": init,
+                                 "run_dir": str(stage_dir(run_dir, self, k, member))})  # fmt: skip
+
+    @property
+    def steps(self) -> int:
+        """The decisions one member trains, over all its stages."""
+        return sum(int(s.settings["steps"]) for s in self.stages)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> Recipe:
+        data = json.loads(text)
+        stages = tuple(Stage(s["name"], s["settings"]) for s in data.pop("stages"))
+        return cls(**data, stages=stages)
+
+    def scaled(self, fraction: float) -> Recipe:
+        """The same recipe with every stage's steps (and epochs) times ``fraction``, at
+        least :data:`MIN_STEPS`, and small evaluations: for tests and trials."""
+
+        def scale(s: Stage) -> Stage:
+            steps = max(MIN_STEPS, round(s.settings["steps"] * fraction))
+            epoch = max(MIN_STEPS, round(s.settings.get("epoch_steps", steps) * fraction))
+            return replace(s, settings={**s.settings, "steps": steps, "epoch_steps": epoch})
+
+        small = {**self.shared, "eval_deals": 4}
+        return replace(self, stages=tuple(map(scale, self.stages)), report_deals=4, shared=small)
+
+
+def member_dir(run_dir: Path, recipe: Recipe, member: int) -> Path:
+    """Where ``member`` trains: ``run_dir`` itself for a recipe of one network."""
+    return run_dir if recipe.members == 1 else run_dir / f"member{member}"
+
+
+def stage_dir(run_dir: Path, recipe: Recipe, k: int, member: int = 0) -> Path:
+    """Where stage ``k`` (from 0) of ``member`` trains: ``stageK-NAME``, K from 1, in
+    :func:`member_dir`."""
+    return member_dir(run_dir, recipe, member) / f"stage{k + 1}-{recipe.stages[k].name}"
+
+
+# Current-policy self-play: the learner in all four seats of every game, from scratch.
+# On the validation deals it reached the level of the two stages it replaced (heuristic,
+# greedy and random opponents, then self-play snapshots added) within 3M decisions, no
+# further; it runs no Python opponent, and 8M decisions of two members side by side take
+# about 1 1/2 hours on 2 cores, leaving stage 2 its 20 minutes of the 2 hours a recipe
+# may take (docs/training.md, "The recipes' steps", says what each tried gave).
+SELF_PLAY = Stage("self-play", {
+    "opponents": ("self-all",), "steps": 8_000_000, "epoch_steps": 1_000_000,
+})  # fmt: skip
+
+# Then the fixed opponents, three of a kind at each table (heuristic at half of them,
+# greedy and random at a quarter each), at a third of the learning rate and with a fresh
+# critic (the self-play critic's values are those of another game). On the validation
+# deals the pairs gained 1-4 points of win share against every opponent but STANDARD's
+# heuristic (+0.2) over self-play alone (docs/training.md, "The recipes' steps").
+TABLES = Stage("tables", {
+    "opponents": ("heuristic", "heuristic", "greedy", "random"), "opponent_draw": "game",
+    "lr": 1e-4, "init_critic": False, "steps": 2_000_000, "epoch_steps": 500_000,
+})  # fmt: skip
+
+# CHARLESWORTH's stages since 2026-11-28: the same ten million decisions, split 5 + 5.
+# Its members' best self-play epochs were the 5th and 3rd of 8, and at fixed tables they
+# still rose at 2M (0.593, 0.581 mean win share on the validation deals) and went on
+# rising to 0.616 and 0.606 at 5M (docs/training.md, "A longer second stage"). A run's
+# last epoch stops at its budget: 5,015,000 lets the members' fifth self-play epochs run
+# whole, as in the 8M stage (so stage 1 trains its networks bit for bit), and 5,050,000
+# was meant to do the same for the tenth epoch at fixed tables, but the runs measured
+# had been resumed from a 2M stage whose fourth epoch stopped at 2M, so from scratch the
+# stage trains other networks from its fourth epoch on (those shipped).
+SHORT_SELF_PLAY = replace(SELF_PLAY, settings={**SELF_PLAY.settings, "steps": 5_015_000})
+LONG_TABLES = replace(TABLES, settings={**TABLES.settings, "steps": 5_050_000})
+
+# Two members, side by side on two cores, played as their ensemble: on the validation
+# deals the pair beat either member alone (docs/training.md, "The recipes' steps").
+RECIPES = {
+    "trained": Recipe("trained", "standard", (SELF_PLAY, TABLES), members=2),
+    "trained-charlesworth": Recipe(
+        "trained-charlesworth", "charlesworth", (SHORT_SELF_PLAY, LONG_TABLES), members=2
+    ),
+}
