@@ -105,8 +105,10 @@ class Thought(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """``{"candidates": [{"move", "probability", "win_rate"}...], "value"}``."""
-        rows = [{"move": str(c.move), "probability": c.probability, "win_rate": c.win_rate}
-                for c in self.candidates]  # fmt: skip
+        rows = [
+            {"move": str(c.move), "probability": c.probability, "win_rate": c.win_rate}
+            for c in self.candidates
+        ]
         return {"candidates": rows, "value": self.value}
 
     @classmethod
@@ -159,8 +161,11 @@ class GameLog:
             deal = tuple(C.parse_cards(h) for h in data["deal"])
             rows = data["moves"]
             moves = [_entry_from(m, rules) for m in rows]
-            thoughts = {n: Thought.from_dict(m["thought"], rules)
-                        for n, m in enumerate(rows) if m.get("thought") is not None}  # fmt: skip
+            thoughts = {
+                n: Thought.from_dict(m["thought"], rules)
+                for n, m in enumerate(rows)
+                if m.get("thought") is not None
+            }
         except KeyError as e:
             raise ValueError(f"corrupt game log: missing field {e.args[0]!r}") from None
         except (TypeError, ValueError, AttributeError) as e:

@@ -37,9 +37,8 @@ def render_text(game: Game, show: int | None = -1, recent: int = 6, symbols: boo
     owner = "" if game.table is None else f" by seat {game.table_seat}"
     lines.append(f"table: {table}{owner}")
     if moves and recent:
-        lines.append("recent: " + "; ".join(
-            f"{e.seat}: {_move_text(e.move, symbols)}" for e in moves[-recent:]
-        ))  # fmt: skip
+        last = "; ".join(f"{e.seat}: {_move_text(e.move, symbols)}" for e in moves[-recent:])
+        lines.append(f"recent: {last}")
     if game.is_over:
         lines.append(f"scores: {list(game.scores())}")
     return "\n".join(lines)

@@ -141,8 +141,15 @@ class PlanesObserver(Observer):
     """
 
     name: ClassVar[str] = "planes"
-    CHANNELS = ("hand", "table", "played_me", "played_next", "played_across", "played_previous",
-                "unseen")  # fmt: skip
+    CHANNELS = (
+        "hand",
+        "table",
+        "played_me",
+        "played_next",
+        "played_across",
+        "played_previous",
+        "unseen",
+    )
 
     def declare(self) -> list[Piece]:
         return [

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import replace
+from functools import partial
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -59,9 +60,9 @@ def _arena(args: argparse.Namespace) -> None:
     outputs = {flag: Path(path) for flag, path in given if path}
     for flag, path in outputs.items():  # before any game, not after the last
         _check_output(flag, path)
+    play_deals = partial(evaluate, agents, args.deals, args.seed, rules, progress=args.progress)
     with backends.from_arguments(args) as backend:
-        result = evaluate(agents, args.deals, args.seed, rules, progress=args.progress,
-                          backend=backend, log_dir=log_dir)  # fmt: skip
+        result = play_deals(backend=backend, log_dir=log_dir)
     print(result.table())
     texts = {"--json": result.to_json, "--csv": result.to_csv}
     for flag, path in outputs.items():
@@ -237,8 +238,9 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("file")
     replay.add_argument("--all", action="store_true", help="print to the end without pausing")
     replay.add_argument("--no-color", action="store_true")
-    replay.add_argument("--html", action="store_true",
-                        help="write it as one self-contained web page to stdout")  # fmt: skip
+    replay.add_argument(
+        "--html", action="store_true", help="write it as one self-contained web page to stdout"
+    )
 
     serve = commands.add_parser(
         "serve",
@@ -248,8 +250,13 @@ def parser() -> argparse.ArgumentParser:
         "port (and --allow-host names), only from its own pages, and listens on loopback "
         "only unless --allow-network is given (docs/browser.md, Safety).",
     )
-    serve.add_argument("--agents", nargs="+", default=["trained"], metavar="AGENT",
-                       help="one agent spec for all three seats, or three")  # fmt: skip
+    serve.add_argument(
+        "--agents",
+        nargs="+",
+        default=["trained"],
+        metavar="AGENT",
+        help="one agent spec for all three seats, or three",
+    )
     serve.add_argument("--rules", default="standard", choices=rules)
     serve.add_argument(
         "--host",

@@ -80,8 +80,11 @@ from big2.app.page import STATIC, replay_html
 from big2.app.table import Refused, Table, frames
 from big2.log import GameLog
 
-TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-         ".css": "text/css; charset=utf-8"}  # fmt: skip
+TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+}
 PAGES = {"/": "play.html", "/replay": "replay.html"}
 TIMEOUT = 20.0  # seconds a client has for each read, and for a request's whole body
 QUEUE = 128  # connections waiting to be accepted

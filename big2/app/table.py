@@ -34,10 +34,14 @@ from big2.rules import STANDARD, Rules
 
 YOU = "you"
 KEEP_UNFINISHED = 20  # logs of games a table left unfinished that it keeps
-GONE = ("This page showed a game that is no longer being played (a new game was started, "
-        "perhaps in another tab); here is the current one.")  # fmt: skip
-BEHIND = ("This page was behind the game (it was played on in another tab or window); "
-          "here is where it stands now.")  # fmt: skip
+GONE = (
+    "This page showed a game that is no longer being played (a new game was started, "
+    "perhaps in another tab); here is the current one."
+)
+BEHIND = (
+    "This page was behind the game (it was played on in another tab or window); "
+    "here is where it stands now."
+)
 
 
 class Refused(ValueError):
@@ -55,29 +59,37 @@ def cards_list(mask: int) -> list[str]:
 
 def move_dict(entry: LogEntry, thought: Thought | None, number: int) -> dict[str, Any]:
     """One move for the page: who, the cards (empty for a pass), its category, the thought."""
-    move = entry.move
     return {
         "number": number + 1,
         "seat": entry.seat,
-        "cards": cards_list(move.cards) if move else [],
-        "label": move.ranking.label if move else "pass",
+        **_move_fields(entry.move),
         "thought": None if thought is None else _thought_dict(thought),
     }
 
 
+def _move_fields(move: HandRanking) -> dict[str, Any]:
+    """A move's cards and its category; a pass: no cards, category ``"pass"``."""
+    if not move:
+        return {"cards": [], "label": "pass"}
+    return {"cards": cards_list(move.cards), "label": move.ranking.label}
+
+
 def _thought_dict(thought: Thought) -> dict[str, Any]:
-    rows = [{"cards": cards_list(c.move.cards) if c.move else [],
-             "label": c.move.ranking.label if c.move else "pass",
-             "probability": c.probability, "win_rate": c.win_rate}
-            for c in thought.candidates]  # fmt: skip
+    rows = [
+        {**_move_fields(c.move), "probability": c.probability, "win_rate": c.win_rate}
+        for c in thought.candidates
+    ]
     return {"candidates": rows, "value": thought.value}
 
 
 def _table_dict(game: Game) -> dict[str, Any] | None:
     if game.table is None:
         return None
-    return {"seat": game.table_seat, "cards": cards_list(game.table.cards),
-            "label": game.table.ranking.label}  # fmt: skip
+    return {
+        "seat": game.table_seat,
+        "cards": cards_list(game.table.cards),
+        "label": game.table.ranking.label,
+    }
 
 
 class Table:
@@ -178,8 +190,10 @@ class Table:
         combo = classify(mask, self.rules)
         shown = C.format_cards(mask)
         if combo is None:
-            raise Refused(f"{shown} is not a combination: play a single, a pair, a triple or "
-                          f"a five-card hand{_four_card_note(self.rules)}.")  # fmt: skip
+            raise Refused(
+                f"{shown} is not a combination: play a single, a pair, a triple or "
+                f"a five-card hand{_four_card_note(self.rules)}."
+            )
         if combo not in game.legal_moves():
             raise Refused(_why(game, combo))
         return combo
@@ -282,8 +296,10 @@ def _why(game: Game, combo: HandRanking) -> str:
         return "You passed on this table: you may play again once it clears."
     table = game.table
     if table is not None and reason.startswith("the table holds"):
-        return (f"The table holds {table.size} card{'s' if table.size > 1 else ''} "
-                f"({table.ranking.label}): play as many cards, or pass.")  # fmt: skip
+        return (
+            f"The table holds {table.size} card{'s' if table.size > 1 else ''} "
+            f"({table.ranking.label}): play as many cards, or pass."
+        )
     if table is not None:
         return f"{shown} does not beat the {table.ranking.label} on the table."
     return f"{shown} cannot be played now: {reason}."

@@ -146,8 +146,9 @@ class TerminalGame:
         self.log_dir = Path(log_dir)
         problem = unwritable(self.log_dir)
         if problem:
-            raise ValueError(f"cannot save game logs in {self.log_dir} ({problem}); choose "
-                             f"another --log-dir")  # fmt: skip
+            raise ValueError(
+                f"cannot save game logs in {self.log_dir} ({problem}); choose another --log-dir"
+            )
         self.color = _wants_color() if color is None else color
         self.read, self.write = read, write
         self._problem: str | None = None

@@ -12,5 +12,14 @@ from big2.evaluation.arena import (
     summarise,
 )
 
-__all__ = ["AgentResult", "ArenaResult", "DealResult", "deal_results", "display_names",
-           "duplicate_board", "evaluate", "play_game", "summarise"]  # fmt: skip
+__all__ = [
+    "AgentResult",
+    "ArenaResult",
+    "DealResult",
+    "deal_results",
+    "display_names",
+    "duplicate_board",
+    "evaluate",
+    "play_game",
+    "summarise",
+]

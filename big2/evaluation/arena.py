@@ -80,11 +80,12 @@ class ArenaResult:
     def to_csv(self) -> str:
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["agent", "games", "wins", "win_share", "win_share_lo", "win_share_hi",
-                         "mean_score", "mean_score_lo", "mean_score_hi"])  # fmt: skip
+        share = ["win_share", "win_share_lo", "win_share_hi"]
+        score = ["mean_score", "mean_score_lo", "mean_score_hi"]
+        writer.writerow(["agent", "games", "wins", *share, *score])
         for a in self.agents:
-            writer.writerow([a.name, a.games, a.wins, a.win_share, *a.win_share_ci,
-                             a.mean_score, *a.mean_score_ci])  # fmt: skip
+            figures = (a.win_share, *a.win_share_ci, a.mean_score, *a.mean_score_ci)
+            writer.writerow([a.name, a.games, a.wins, *figures])
         return out.getvalue()
 
 

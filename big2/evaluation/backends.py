@@ -154,9 +154,13 @@ class RayBackend(Backend):
     name = "ray"
 
     def __init__(
-        self, address: str = "", num_cpus: int | None = None, retries: int = 2,
-        connect_timeout: float = 10.0, call_timeout: float = 600.0,
-    ) -> None:  # fmt: skip
+        self,
+        address: str = "",
+        num_cpus: int | None = None,
+        retries: int = 2,
+        connect_timeout: float = 10.0,
+        call_timeout: float = 600.0,
+    ) -> None:
         ray = self.ray = import_ray()
         self.retries, self.started = retries, not ray.is_initialized()
         self.call_timeout = call_timeout
@@ -164,8 +168,7 @@ class RayBackend(Backend):
             if address and address != "auto":
                 check_reachable(address, connect_timeout, _dialled(ray, address))
             local = {} if address else {"num_cpus": num_cpus or os.cpu_count()}
-            ray.init(address=address or None, include_dashboard=False, log_to_driver=False,
-                     **local)  # fmt: skip
+            ray.init(address=address or None, include_dashboard=False, log_to_driver=False, **local)
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._apply = ray.remote(_attempt)
         self.lost: list[str] = []  # tasks lost with their workers, and retried
@@ -206,8 +209,10 @@ class RayBackend(Backend):
                 value = self.ray.get(ref)
             except lost_worker as e:
                 if tries < self.retries:
-                    self._report(f"task {index} lost with its worker ({type(e).__name__}); "
-                                 f"retrying ({tries + 1} of {self.retries})")  # fmt: skip
+                    self._report(
+                        f"task {index} lost with its worker ({type(e).__name__}); "
+                        f"retrying ({tries + 1} of {self.retries})"
+                    )
                     pending[task.remote(shared, items[index])] = (index, tries + 1)
                     continue
                 value = e
@@ -311,12 +316,24 @@ def add_arguments(parser: Any, default: Any = "") -> None:
     """Add ``--backend``, ``--ray-address`` and ``--workers`` to an argparse parser
     (``default=None``: leave unset flags None, for callers that merge other sources)."""
     unset = default is None
-    parser.add_argument("--backend", default=None if unset else "local", choices=BACKENDS,
-                        help=f"where the work runs (ray: {EXTRA})")  # fmt: skip
-    parser.add_argument("--ray-address", default=None if unset else "", metavar="ADDR",
-                        help="join this Ray cluster (default: start a local one)")  # fmt: skip
-    parser.add_argument("--workers", type=int, default=None if unset else 1,
-                        help="local processes at once (local backend; default 1)")  # fmt: skip
+    parser.add_argument(
+        "--backend",
+        default=None if unset else "local",
+        choices=BACKENDS,
+        help=f"where the work runs (ray: {EXTRA})",
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None if unset else "",
+        metavar="ADDR",
+        help="join this Ray cluster (default: start a local one)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None if unset else 1,
+        help="local processes at once (local backend; default 1)",
+    )
 
 
 def from_arguments(args: Any) -> Backend:

@@ -16,11 +16,16 @@ import math
 from collections.abc import Sequence
 
 Z95 = 1.959964  # two-sided 95% normal quantile
-# two-sided 95% Student t quantiles for 1..30 degrees of freedom (beyond: the normal's)
-T95 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004,
-       2.262157, 2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905,
-       2.109816, 2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899,
-       2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272)  # fmt: skip
+# two-sided 95% Student t quantiles for 1..30 degrees of freedom (beyond: the normal's),
+# five to a row; the rows and columns name the degrees of freedom, so the layout is kept
+T95 = (
+    12.706205,  4.302653,  3.182446,  2.776445,  2.570582,  # df  1-5
+     2.446912,  2.364624,  2.306004,  2.262157,  2.228139,  # df  6-10
+     2.200985,  2.178813,  2.160369,  2.144787,  2.131450,  # df 11-15
+     2.119905,  2.109816,  2.100922,  2.093024,  2.085963,  # df 16-20
+     2.079614,  2.073873,  2.068658,  2.063899,  2.059539,  # df 21-25
+     2.055529,  2.051831,  2.048407,  2.045230,  2.042272,  # df 26-30
+)  # fmt: skip
 
 
 def t95(df: int) -> float:

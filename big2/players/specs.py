@@ -100,8 +100,9 @@ class AgentSpec:
     def _check(self, text: str) -> None:
         before, colon, after = self.name.partition(":")
         if colon and before in [*BASELINES, "trained"]:
-            raise ValueError(f"agent spec {text!r}: the seed after ':' must be a whole number, "
-                             f"got {after!r}")  # fmt: skip
+            raise ValueError(
+                f"agent spec {text!r}: the seed after ':' must be a whole number, got {after!r}"
+            )
         if self.name in DETERMINISTIC and self.seed is not None:
             raise ValueError(f"agent spec {text!r}: {self.name} is deterministic and takes no seed")
         if self.search and self.name in BASELINES:
