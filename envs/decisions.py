@@ -171,10 +171,8 @@ class DecisionMaker:
     def __init__(
         self, games: Games, observer: Observer, codec: Any,
         critic_observer: Observer | None = None, legal_features: LegalFeatures | None = None,
-        outlook: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     ) -> None:  # fmt: skip
         self.games, self.observer, self.codec = games, observer, codec
-        self.outlook = outlook  # (slots, seats) -> rows appended to the critic's vector
         self.encode = batch_encoder(observer)[0]
         self.critic_observer = critic_observer
         self.encode_critic = None if critic_observer is None else batch_encoder(critic_observer)[0]
@@ -206,8 +204,6 @@ class DecisionMaker:
         if critic and self.encode_critic is not None:
             assert self.critic_observer is not None
             seen = self._encode(self.encode_critic, self.critic_observer, slots, seats)
-            if self.outlook is not None:
-                seen = np.concatenate([seen, self.outlook(slots, seats)], axis=1)
         if legal is None:
             return Decisions(obs, np.full((len(slots), 1), PAD, np.int32), None, seen)
         features = None if self.legal_features is None else self.features(slots, seats, legal)
@@ -218,17 +214,10 @@ class DecisionMaker:
         critic: np.ndarray | None = None,
     ) -> None:  # fmt: skip
         """Encode ``seats`` of ``slots`` into rows ``rows`` (all zero) of ``observation``,
-        and of ``critic`` when given (the critic observer's vector, then the outlook)."""
+        and of ``critic`` when given (the critic observer's vector)."""
         self.encode(self.games, slots, seats, observation, rows)
-        if critic is None or self.encode_critic is None:
-            return
-        assert self.critic_observer is not None
-        if self.outlook is None:
+        if critic is not None and self.encode_critic is not None:
             self.encode_critic(self.games, slots, seats, critic, rows)
-            return
-        size = self.critic_observer.size
-        self.encode_critic(self.games, slots, seats, critic[:, :size], rows)
-        critic[rows, size:] = self.outlook(slots, seats)
 
     def _encode(
         self, encode: Any, observer: Observer, slots: np.ndarray, seats: np.ndarray

@@ -10,7 +10,7 @@
 
 ``Big2VectorEnv(num_envs, observer="simple", actions="catalog", rules="standard",
 opponents=None, reward="score", seed=None, critic_observer=None, legal_features=None,
-critic_outlook=False, autoreset_mode="SameStep", opponent_draw="seat", copy=True)``.
+autoreset_mode="SameStep", opponent_draw="seat", copy=True)``.
 The games run in a compiled engine (:mod:`envs.engine`) that the tests check move by
 move against :mod:`big2.game`.
 
@@ -50,9 +50,7 @@ reports each seat's outcome.
 **Observations and legal actions.** ``"observation"`` is the observer's vector of the
 agent's view (seat-relative); ``"critic"`` (with ``critic_observer``, e.g. ``"oracle"``,
 which sees every hand) is that observer's vector of the same seat, for centralised
-critics, never for the actor; with ``critic_outlook`` it ends in the seat's outlook
-(:mod:`envs.outlook`: who would go out first if the heuristic played every seat from
-here, and which opponent kind holds each other seat). Both have fixed widths and
+critics, never for the actor. Both have fixed widths and
 ``observation_space`` declares them (it is built on first use: its bounds take memory
 in proportion to ``num_envs``).
 The legal actions are in ``info["legal"]`` (``num_envs``, K): each agent's legal action
@@ -128,7 +126,6 @@ from envs.engine import Games, Tables
 from envs.kernels.deals import Generators
 from envs.kernels.turns import find_actions
 from envs.opponents import Opponents, check_draw
-from envs.outlook import Outlook
 from envs.outputs import Outputs
 from envs.rewards import REWARDS, final_reward_rows
 from observers.base import Observer
@@ -143,7 +140,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         opponents: Sequence[str | BatchPolicy | list[BatchPolicy]] | None = None,
         reward: str = "score", seed: int | None = None,
         critic_observer: Observer | str | None = None,
-        legal_features: LegalFeatures | None = None, critic_outlook: bool = False,
+        legal_features: LegalFeatures | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         opponent_draw: str = "seat", copy: bool = True,
     ) -> None:  # fmt: skip
@@ -164,15 +161,8 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.observer = self._observer(observer)
         self.codec = codecs.make(actions, self.rules)
         critic = None if critic_observer is None else self._observer(critic_observer)
-        if critic_outlook and critic is None:
-            raise ValueError("critic_outlook extends the critic's vector: it needs a "
-                             "critic_observer (e.g. 'oracle')")  # fmt: skip
         self.games = Games(self.num_games, Tables.of(self.rules))
-        self.outlook = None
-        if critic_outlook:
-            self.outlook = Outlook(self.games, opponents)
-        self.maker = DecisionMaker(self.games, self.observer, self.codec, critic, legal_features,
-                                   self._outlook if critic_outlook else None)  # fmt: skip
+        self.maker = DecisionMaker(self.games, self.observer, self.codec, critic, legal_features)
         self._declare_spaces()
         self._seed(seed)
         self.opponents = None
@@ -198,8 +188,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         spaces: dict[str, gym.Space[Any]] = {"observation": self.observer.space}
         self._critic_width: int | None = None
         if self.maker.critic_observer is not None:
-            extra = 0 if self.outlook is None else self.outlook.size
-            self._critic_width = self.maker.critic_observer.size + extra
+            self._critic_width = self.maker.critic_observer.size
             spaces["critic"] = gym.spaces.Box(0.0, 1.0, (self._critic_width,), np.float32)
         self.single_observation_space = gym.spaces.Dict(spaces)
         self._batched_space: gym.spaces.Dict | None = None
@@ -376,13 +365,6 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         if self.opponents is None:
             return np.repeat(slots, 4), np.tile(np.arange(4), len(slots))
         return slots, self.opponents.learner[slots]
-
-    def _outlook(self, slots: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """The outlook rows of ``seats`` in ``slots`` (:mod:`envs.outlook`), with each
-        opponent seat's kind."""
-        assert self.outlook is not None
-        drawn = None if self.opponents is None else self.opponents.kind[slots]
-        return self.outlook.rows(slots, seats, drawn)
 
     def _restart(self, ended: np.ndarray) -> None:
         """Deal the next game in the slots of ``ended`` (one compiled call, each slot's own

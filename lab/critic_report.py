@@ -15,7 +15,7 @@ Found (2026-11-25, lab/notes.md, "A critic that knows where the game is heading"
 trained the 2026-11-24 recipes' way for 1.5M decisions, against three heuristic
 players): the ``oracle`` critic, which sees every hand, explained 0.070 of the return
 (0.296 with 0-1 decisions to come, -0.131 with 10 or more), the heuristic playout's
-winner fitted linearly 0.518 (0.958 and 0.111). Handed that playout (``--critic-outlook``)
+winner fitted linearly 0.518 (0.958 and 0.111). Handed that playout (:mod:`lab.outlook`)
 the critic explained 0.351 against the run's mix, and the policy learned no faster.
 
 >>> rows = explained({"critic": np.array([0.0, 1.0])}, np.array([0.0, 1.0]))
@@ -130,7 +130,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=777, help="seed of the deals (777)")
     args = parser.parse_args(argv)
     data = checkpoint.load(args.checkpoint)
-    cfg = Config.from_dict(data["config"])
+    try:
+        cfg = Config.from_dict(data["config"])
+    except ValueError as e:  # a removed option (training.config.REMOVED)
+        parser.error(f"{args.checkpoint}: {e}")
     if cfg.algo != "ppo" or not any(k.startswith("critic.") for k in data["state"]):
         parser.error(
             f"{args.checkpoint} holds no PPO critic (an exported agent keeps the actor only)"

@@ -50,14 +50,13 @@ from big2.hand_ranking import HandRanking
 from big2.log import Thought
 from big2.players import load_agent
 from envs.policy_agent import PolicyAgent
+from lab.distill import minibatch_pass, seed_of
 from lab.true_deals import TrueDeals
 from training import checkpoint
 from training.cli import command
 from training.config import Config
-from training.distill import minibatch_pass
 from training.loop import evaluate_policy, learner_agent
 from training.nets import MaskedActor
-from training.seeds import seed_of
 
 Row = tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]  # obs, ids, plan, wins
 

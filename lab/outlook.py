@@ -1,17 +1,14 @@
-"""What a centralised critic may read besides its observer: where the game is heading.
+"""Does a critic that knows where the game is heading make PPO learn better?
+``python -m lab.outlook`` (prints how to run it again: its training hooks were removed).
 
-Measured by ``python -m training.critic_report`` on a PPO learner (``card_counting``
-actor, ``oracle`` critic, trained 1.5M decisions the recipes' way) over 38,000 of its
-decisions against three heuristic players: the critic explained 7% of the variance of
-the return, and nothing before the last five decisions, while one number, whether
-the seat would go out first if the heuristic played every seat from here, explained
-52% (fitted linearly; 96% over the last two decisions). Against the recipes' mix of
-heuristic, greedy and random players: 12% against 37%. The outlook hands the critic
-that number, and which opponent holds each seat, which it cannot see otherwise
-(docs/training.md says what it did for training).
-
-An outlook row is float32, seat-relative (the seat itself, then the next seats in
-turn order), in two named pieces (:data:`PIECES`):
+The ``oracle`` critic, which sees every hand, explains little of the learner's return
+(``python -m lab.critic_report``), while one number explains much of it: whether the seat
+would go out first if the heuristic played every seat from here. The outlook handed the
+critic that number, and which opponent kind holds each other seat, at the end of its
+``"critic"`` vector (``--critic-outlook``; a hidden layer over the critic body's output
+and these numbers made the value). An outlook row (:class:`Outlook`) is float32,
+seat-relative (the seat itself, then the next seats in turn order), in two named pieces
+(:data:`PIECES`):
 
 - ``playout``: one-hot, the seat that goes out first when the compiled heuristic
   plays all four seats from the current position (the position itself is left alone;
@@ -20,8 +17,20 @@ turn order), in two named pieces (:data:`PIECES`):
   kinds (their names in the order the mix first names them; a pool of snapshots is
   ``self``); all zero when there are no opponents (every seat is a learner).
 
-It is for training only: it sees every hand (through the playout), so it is part of
-the ``critic`` key, never of what an actor reads.
+It is for training only: it sees every hand (through the playout).
+
+Found (2026-11-25, lab/notes.md, "A critic that knows where the game is heading did not
+help either"): trained with the outlook, stage 1's critic explained 0.351 of the return
+against the recipes' mix after 2M decisions, three times the ``oracle`` critic's 0.115,
+and the policy learned no better, in both presets, with GAE's lambda at 0.95 or 0.5
+(STANDARD at 2.0M: 0.795 / 0.404 / 0.265 against random / greedy / heuristic players,
+stage 1 without it 0.844 / 0.396 / 0.255). It cost about one heuristic playout per
+learner decision. So it was not kept: the env's ``critic_outlook``, the decision
+maker's outlook hook, the ``--critic-outlook`` flag and the critic's outlook head were
+removed from the product on 2026-12-01. This module keeps the rows it computed (on the
+product's :class:`~envs.engine.Games` and
+:meth:`~envs.compiled_heuristic.CompiledHeuristic.playout_winners`); the experiment
+runs as it ran at commit 943bc02, the last with the hooks (``main`` prints how).
 
 >>> from big2.board import Board
 >>> from big2.rules import STANDARD
@@ -45,6 +54,7 @@ import numpy as np
 
 from envs.compiled_heuristic import CompiledHeuristic
 from envs.engine import Games
+from training.cli import command
 
 PIECES = ("playout", "opponents")
 
@@ -99,3 +109,24 @@ class Outlook:
                 kind = self.kind_of_entry[entry[rows]]
                 out[rows, start + (k - 1) * len(self.kinds) + kind] = 1.0
         return out
+
+
+RERUN = """\
+git worktree add ../big2-outlook 943bc02 && cd ../big2-outlook && make   # the hooks' last commit
+FLAGS="--observer card_counting --critic-observer oracle --hidden 512 256 --action-head mlp \\
+    --action-rest --action-context --plan-features --ent-coef 0.003 --threads 1 \\
+    --eval-seed 12345 --eval-deals 200 --epoch-steps 500000"   # the 2026-11-24 recipes' stage 1
+.venv/bin/python -m training.train $FLAGS --reward win --critic-outlook --seed 0 \\
+    --opponents heuristic heuristic greedy random --steps 2000000 --run-dir runs/outlook-std
+    # add --rules charlesworth; for lambda 0.5 add --gae-lambda 0.5 (1.5M decisions)
+.venv/bin/python -m lab.critic_report runs/outlook-std/latest.pt   # the critic: 0.351"""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print how to run the experiment again (at the last commit with its hooks)."""
+    command("python -m lab.outlook", __doc__).parse_args(argv)
+    print(RERUN)
+
+
+if __name__ == "__main__":
+    main()

@@ -19,7 +19,6 @@ from training import checkpoint, export
 from training.build import load_init, make_algorithm
 from training.checkpoint import CheckpointError
 from training.config import Config
-from training.distill import Settings, distill
 from training.ensemble import Ensemble
 from training.nets import make_actor
 
@@ -124,12 +123,6 @@ def test_a_run_cannot_start_from_an_ensemble(pair, tmp_path):
                        r".*ab.pt --member 0 member0.pt'"):  # fmt: skip
         load_init(dataclasses.replace(cfg, init=str(pair[2])), algorithm)
     assert all(torch.equal(algorithm.state_dict()[k], v) for k, v in before.items())
-
-
-def test_distilling_an_ensemble_is_refused_before_anything_is_written(pair, tmp_path):
-    with pytest.raises(CheckpointError, match="is an ensemble of 2 networks"):
-        distill(Settings(str(pair[2]), str(tmp_path / "run"), ("heuristic",), deals=1))
-    assert not (tmp_path / "run").exists()
 
 
 def test_a_member_exports_as_an_agent_of_its_own(pair, tmp_path):

@@ -198,14 +198,12 @@ def test_losses_are_logged_to_tensorboard(ppo_run):
             "opponents": ("self", "heuristic"),
         },
         {"opponents": ("self-all",), "critic_observer": ""},
-        {"critic_observer": "oracle", "critic_outlook": True, "opponents": ("self", "heuristic")},
     ],
     ids=[
         "dqn-catalog",
         "ppo-hand-oracle-critic",
         "ppo-plan-and-reply-features",
         "ppo-self-all",
-        "ppo-critic-outlook",
     ],
 )
 def test_other_smoke_runs(tmp_path, overrides):
@@ -220,9 +218,6 @@ def test_other_smoke_runs(tmp_path, overrides):
     if cfg.algo == "ppo":  # the critic reads the configured observation, the actor its own
         critic_in = data["state"]["critic.body.0.weight"].shape[1]
         assert critic_in == observers.make(cfg.critic_observer or cfg.observer).size
-        if cfg.critic_outlook:  # the outlook joins the body's output: 4 + 3 seats x 2 kinds
-            head_in = data["state"]["critic.head.0.0.weight"].shape[1]
-            assert head_in == cfg.hidden[-1] + 4 + 3 * 2
         assert data["state"]["policy.actor.body.0.weight"].shape[1] == sizes(cfg)[0]
     agent = checkpoint.load_agent(tmp_path / "run" / "latest.pt")  # the arena agent plays
     assert (agent.features is not None) == (cfg.features() is not None)

@@ -341,6 +341,17 @@ def test_each_shipped_agent_loads_and_plays_its_presets_games(name):
         load_any_agent(name, other)
 
 
+def test_a_checkpoint_of_a_removed_option_is_refused_saying_why(tmp_path):
+    """The shipped agents hold ``critic_outlook`` at False and load; one trained with the
+    removed outlook is refused, naming the option and where its experiment went."""
+    data = checkpoint.load("trained")
+    assert data["config"]["critic_outlook"] is False
+    data["config"]["critic_outlook"] = True
+    checkpoint.save(tmp_path / "outlook.pt", data)
+    with pytest.raises(CheckpointError, match=r"critic_outlook is true: .*lab/outlook\.py"):
+        checkpoint.load_agent(tmp_path / "outlook.pt")
+
+
 # ------------------------------------------------------------------ search with a checkpoint
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import torch
 
+from training import checkpoint
 from training.build import scoped_seed
 from training.config import Config, parse_args
 from training.recipes import RECIPES
@@ -121,6 +122,25 @@ def test_parse_args_fills_a_frozen_config():
     assert Config.from_dict({**cfg.to_dict(), "obs_size": 161}) == cfg  # old keys ignored
 
 
+def test_a_removed_option_is_dropped_at_its_old_default_and_refused_otherwise():
+    """``critic_outlook`` left the product with its experiment (lab/outlook.py): an old
+    run's config.json holding it at False, as every kept run did, still reads."""
+    old = {**Config().to_dict(), "critic_outlook": False}
+    assert "critic_outlook" not in Config().to_dict() and Config.from_dict(old) == Config()
+    with pytest.raises(ValueError, match=r"critic_outlook is true: .*not kept.*lab/outlook\.py"):
+        Config.from_dict({**old, "critic_outlook": True})
+
+
+def test_resuming_a_run_of_a_removed_option_is_refused_saying_why(tmp_path):
+    data = checkpoint.load("trained")
+    del data["exported"]
+    data["config"]["critic_outlook"] = True
+    checkpoint.save(tmp_path / "latest.pt", data)
+    with pytest.raises(SystemExit, match="training: bad configuration: critic_outlook is true"):
+        main(["--resume", str(tmp_path)])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["latest.pt"]
+
+
 def test_recipe_flag_starts_from_the_recipes_first_stage(tmp_path, capsys):
     recipes = {name: recipe.settings() for name, recipe in RECIPES.items()}
     given, _, _ = parse_args(["--recipe", "trained", "--steps", "100"], recipes)
@@ -159,7 +179,7 @@ def test_scoped_seed_is_reproducible_and_restores_global_states():
 
 @pytest.mark.parametrize(
     "module",
-    ["distill", "evaluate", "export", "recipes", "ablation.cli"],
+    ["evaluate", "export", "recipes", "ablation.cli"],
 )
 def test_every_training_command_helps_with_its_docstring_as_written(module, capsys):
     """Each command's help is its module docstring: paragraphs kept, doctests left out."""

@@ -33,7 +33,6 @@ from training.nets import (
     QNet,
     legal_distribution,
     make_actor,
-    outlook_size,
     store_width,
 )
 from training.rollout import SnapshotPolicy
@@ -59,7 +58,6 @@ def make_env(cfg: Config, seed: int, pool: list[SnapshotPolicy] | None = None) -
         cfg.envs * (4 if cfg.all_seats else 1), cfg.observer, cfg.actions, cfg.rules,
         opponents=mix, reward=cfg.reward, seed=seed, critic_observer=critic,
         legal_features=cfg.features(),
-        critic_outlook=cfg.critic_outlook and critic is not None,
         opponent_draw=cfg.opponent_draw,
     )  # fmt: skip
 
@@ -102,7 +100,7 @@ def make_algorithm(cfg: Config, progress: Callable[[], float] | None = None) -> 
         )
         critic_key = "critic" if cfg.critic_observer else "observation"
         seen = observers.make(cfg.critic_observer or cfg.observer, cfg.rules)
-        critic = Critic(seen, cfg.hidden, key=critic_key, outlook=outlook_size(cfg))
+        critic = Critic(seen, cfg.hidden, key=critic_key)
         algorithm: PPO | DQN = PPO(
             policy=policy, critic=critic, optim=optim, gamma=cfg.gamma, ent_coef=cfg.ent_coef,
             gae_lambda=cfg.gae_lambda, eps_clip=cfg.eps_clip, vf_coef=cfg.vf_coef,

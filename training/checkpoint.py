@@ -123,8 +123,13 @@ def resolve(path: Path | str) -> Path:
 
 
 def config_of(data: dict[str, Any]) -> Config:
-    """The :class:`Config` of a checkpoint (older checkpoints: the settings they used)."""
-    return Config.from_dict({**LATER_KEYS, **data["config"]})
+    """The :class:`Config` of a checkpoint (older checkpoints: the settings they used); a
+    checkpoint of a removed option (:data:`training.config.REMOVED`) raises
+    :class:`CheckpointError` saying why."""
+    try:
+        return Config.from_dict({**LATER_KEYS, **data["config"]})
+    except ValueError as e:
+        raise CheckpointError(f"the checkpoint's {e}") from None
 
 
 def actor_from(data: dict[str, Any]) -> Actor:

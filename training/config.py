@@ -20,6 +20,7 @@ ValueError: --opponents self-all puts the learner in every seat; it takes no oth
 from __future__ import annotations
 
 import argparse
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
@@ -46,6 +47,15 @@ ACTION_HEADS = ("dot", "mlp", "fused")
 # what a resumed run may change: how long and where it runs, never what it learns
 RESUME_CHANGES = ("steps", "max_minutes", "device", "threads", "backend", "ray_address")
 STUDY_ONLY = ("upper_bound",)  # fields only training.ablation sets: not command-line flags
+# fields removed with their experiment (lab/notes.md): the value every run kept had, and
+# why a run that set another cannot be read now
+REMOVED = {
+    "critic_outlook": (
+        False,
+        "the critic's outlook was an experiment that was not kept; its training hooks were "
+        "removed on 2026-12-01 (lab/outlook.py says how to run it at commit 943bc02)",
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -127,11 +137,6 @@ class Config:
     critic_observer: str = option(
         "oracle", "network", "the critic's observer: oracle (every hand, a centralised critic "
         "used in training only) or '' for the actor's own observation",
-    )  # fmt: skip
-    critic_outlook: bool = option(
-        False, "network", "the critic also reads who would go out first if the heuristic "
-        "played every seat from here, and which opponent holds each seat (envs.outlook; "
-        "PPO with a --critic-observer; training only)",
     )  # fmt: skip
     hidden: tuple[int, ...] = option((256, 128), "network", "hidden layer widths",
                                      Bounds(1, 65_536))  # fmt: skip
@@ -243,9 +248,6 @@ class Config:
             )
         if self.critic_observer:
             observers.make(self.critic_observer, self.rules)
-        if self.critic_outlook and (self.algo != "ppo" or not self.critic_observer):
-            raise ValueError("--critic-outlook extends PPO's centralised critic: it needs "
-                             "--algo ppo and a --critic-observer (e.g. oracle)")  # fmt: skip
         if self.body == "gru" and sequence_piece(observers.make(self.observer, self.rules)) is None:
             raise ValueError(f"--body gru reads the observer's move history; observer "
                              f"{self.observer!r} has none (try --observer history)")  # fmt: skip
@@ -289,7 +291,20 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
-        """A config from :meth:`to_dict` data; keys of older versions are ignored."""
+        """A config from :meth:`to_dict` data; keys of older versions are ignored, and a
+        :data:`REMOVED` field holding another value than it always had is refused.
+
+        >>> Config.from_dict({"steps": 10, "critic_outlook": False}).steps
+        10
+        >>> Config.from_dict({"critic_outlook": True})
+        Traceback (most recent call last):
+        ...
+        ValueError: critic_outlook is true: this version cannot train or load it: the ...
+        """
+        for key, (kept, why) in REMOVED.items():
+            if key in data and data[key] != kept:
+                shown = json.dumps(data[key])
+                raise ValueError(f"{key} is {shown}: this version cannot train or load it: {why}")
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {
             k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known

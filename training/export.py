@@ -9,7 +9,7 @@ enough to commit (the shipped agents are ``training/agents/NAME.pt``, which
 Several checkpoints export as one agent, their ensemble (:mod:`training.ensemble`):
 ``python -m training.export A/best.pt B/best.pt OUT.pt``; ``--member M`` exports one
 member of an ensemble as an agent of its own (``python -m training.export trained
---member 0 OUT.pt``), which a run can start from (``--init``) or distillation fit.
+--member 0 OUT.pt``), which a run can start from (``--init``).
 """
 
 from __future__ import annotations

@@ -24,7 +24,6 @@ import observers
 from big2.rules import get as get_rules
 from envs import codecs
 from envs.engine import MAX_COMBOS
-from envs.outlook import kind_names
 from observers.base import Observer
 from training.bodies import HandReader, make_body, mlp
 from training.config import ACTION_HEADS, Config
@@ -293,33 +292,19 @@ def legal_distribution(logits: torch.Tensor) -> torch.distributions.Categorical:
 
 class Critic(nn.Module):
     """Record Batch -> state value (B, 1), read from ``obs.<key>`` (``"critic"``: a
-    centralised critic's own observation; ``"observation"``: the actor's).
-
-    With ``outlook`` > 0 the vector ends in that many outlook numbers
-    (:mod:`envs.outlook`): the body reads the observer's part, and a hidden layer over
-    the body's output and the outlook makes the value.
-    """
+    centralised critic's own observation; ``"observation"``: the actor's)."""
 
     def __init__(
-        self, observer: Observer, hidden: Sequence[int] = (256, 128), key: str = "observation",
-        outlook: int = 0,
-    ) -> None:  # fmt: skip
+        self, observer: Observer, hidden: Sequence[int] = (256, 128), key: str = "observation"
+    ) -> None:
         super().__init__()
         self.body = make_body(observer, hidden)
-        self.seen, self.outlook = observer.size, outlook
-        width = hidden[-1]
-        self.head: nn.Module = (
-            nn.Sequential(mlp([width + outlook, width]), nn.Linear(width, 1))
-            if outlook else nn.Linear(width, 1)
-        )  # fmt: skip
+        self.head = nn.Linear(hidden[-1], 1)
         self.key = key
 
     def forward(self, obs: Any, **kwargs: Any) -> torch.Tensor:
         x = to_tensor(getattr(obs, self.key), next(self.parameters()).device)
-        h = self.body(x[:, : self.seen])
-        if self.outlook:
-            h = torch.cat([h, x[:, self.seen :]], dim=1)
-        return self.head(h)  # type: ignore[no-any-return]
+        return self.head(self.body(x))  # type: ignore[no-any-return]
 
 
 class QNet(MaskedActor):
@@ -386,15 +371,7 @@ def sizes(cfg: Config) -> tuple[int, int, int]:
     rules = get_rules(cfg.rules)
     obs = observers.make(cfg.observer, rules).size
     critic = observers.make(cfg.critic_observer, rules).size if cfg.critic_observer else obs
-    return obs, codecs.make(cfg.actions, rules).n, critic + outlook_size(cfg)
-
-
-def outlook_size(cfg: Config) -> int:
-    """The outlook numbers at the end of the critic's vector (0 without ``critic_outlook``)."""
-    if not cfg.critic_outlook:
-        return 0
-    kinds = 0 if cfg.all_seats else len(kind_names(cfg.opponents))
-    return 4 + 3 * kinds
+    return obs, codecs.make(cfg.actions, rules).n, critic
 
 
 def store_width(cfg: Config) -> int:

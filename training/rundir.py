@@ -1,9 +1,8 @@
 """A training run's directory: what a run writes there, and the only files it ever removes.
 
 A run writes ``config.json``, ``tb/`` (TensorBoard event files), ``latest.pt``,
-``best.pt``, ``evaluations.json``, ``curve.png``, the lock file ``.lock``
-(:mod:`training.lock`), and a distillation run (:mod:`training.distill`) its
-``labels.npz`` and ``distill.json``. :class:`RunDirectory` guards that set:
+``best.pt``, ``evaluations.json``, ``curve.png`` and the lock file ``.lock``
+(:mod:`training.lock`). :class:`RunDirectory` guards that set:
 
 - a new run takes the directory's lock first, so a second run into the same directory
   is refused at once, naming the first;
@@ -47,7 +46,7 @@ TMP = ".tmp"  # the suffix of a file being written (write_whole)
 # what a run writes (the .tmp files: a save cut short)
 FILES = ("config.json", "latest.pt", "best.pt", "evaluations.json", "curve.png", LOCK_FILE,
          "latest.pt.tmp", "best.pt.tmp", "config.json.tmp", "evaluations.json.tmp",
-         "curve.png.tmp", "labels.npz", "labels.tmp.npz", "distill.json")  # fmt: skip
+         "curve.png.tmp")  # fmt: skip
 # the errors of a disk that cannot take what a run writes (fault_message says what to do)
 DISK_FAULTS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO}
 TENSORBOARD = "tb"  # a directory of TensorBoard event files

@@ -3,8 +3,7 @@
 A run's randomness has a purpose and a moment: the networks' initial weights, the deals
 of an epoch, torch's and
 numpy's global generators during an epoch (Tianshou draws from them), DQN's exploration
-in an epoch, the sampling of a self-play snapshot during an epoch; and a distillation's
-label deals and order of passes (:mod:`training.distill`). :func:`seed_of`
+in an epoch, the sampling of a self-play snapshot during an epoch. :func:`seed_of`
 derives each one from ``SeedSequence(run seed, spawn_key=(purpose, *keys))``, so it
 depends only on the run's seed and the moment, never on how the run got there: a run
 resumed at epoch ``e`` draws what an uninterrupted run draws at epoch ``e``.
@@ -18,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 # appended only: a purpose's position is part of every seed drawn for it
-PURPOSES = ("init", "deals", "globals", "explore", "snapshot", "label", "fit")
+PURPOSES = ("init", "deals", "globals", "explore", "snapshot")
 
 
 def seed_of(seed: int, purpose: str, *keys: int) -> int:

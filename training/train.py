@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
         given = {**resume["config"], **given, "run_dir": resume_dir}  # only a few flags differ
     try:
         cfg = Config.from_dict(given)
-    except TypeError as e:
+    except (TypeError, ValueError) as e:  # ValueError: a removed option (config.REMOVED)
         raise SystemExit(f"training: bad configuration: {e}") from None
     start = time.time()
     try:

@@ -36,8 +36,10 @@ def anchors(path: Path) -> set[str]:
 def test_the_lab_holds_the_moved_experiments():
     moved = {
         "critic_report",
+        "distill",
         "faithful",
         "oracle_teacher",
+        "outlook",
         "probe",
         "rollout_members",
         "search_settings",

@@ -1,5 +1,5 @@
-"""The critic's outlook (envs/outlook.py): compiled playouts equal the Python heuristic's,
-leave the game alone, and reach the critic's vector seat-relative with each opponent's kind."""
+"""The critic's outlook (lab/outlook.py): compiled playouts equal the Python heuristic's and
+leave the game alone, and the rows are seat-relative with each opponent's kind."""
 
 from __future__ import annotations
 
@@ -8,16 +8,12 @@ import random
 import numpy as np
 import pytest
 
-import observers
 from big2.board import Board
 from big2.players.heuristic import HeuristicAgent
 from big2.rules import CHARLESWORTH, STANDARD, Rules
 from envs.compiled_heuristic import CompiledHeuristic
 from envs.engine import Games, Tables, reference_game
-from envs.outlook import Outlook, kind_names
-from envs.vector import Big2VectorEnv
-from training.config import Config
-from training.nets import Critic, outlook_size
+from lab.outlook import Outlook, kind_names
 
 
 def python_playout(games: Games, slot: int) -> int:
@@ -77,45 +73,3 @@ def test_rows_are_seat_relative():
     assert rows[0, 4:].reshape(3, 3).argmax(axis=1).tolist() == [1, 2, 0]
     # seat 3 sees seats 0, 1 (the learner: no kind), 2
     assert rows[1, 4:].reshape(3, 3).sum(axis=1).tolist() == [1.0, 0.0, 1.0]
-
-
-def test_the_env_appends_the_outlook_to_the_critic_vector():
-    mix = ["heuristic", "random", "heuristic"]
-    env = Big2VectorEnv(8, "card_counting", opponents=mix, critic_observer="oracle",
-                        critic_outlook=True, seed=3)  # fmt: skip
-    plain = Big2VectorEnv(8, "card_counting", opponents=mix, critic_observer="oracle", seed=3)
-    obs, info = env.reset(seed=3)
-    same, _ = plain.reset(seed=3)
-    size = observers.make("oracle", "standard").size
-    assert obs["critic"].shape == (8, size + 4 + 3 * 2) == env.observation_space["critic"].shape
-    assert (obs["critic"][:, :size] == same["critic"]).all()
-    outlook = obs["critic"][:, size:]
-    assert (outlook[:, :4].sum(axis=1) == 1).all()
-    kinds = outlook[:, 4:].reshape(8, 3, 2).argmax(axis=2)
-    seats = info["seat"]
-    for g in range(8):
-        drawn = [env.opponents.kind[g, (seats[g] + k) % 4] for k in (1, 2, 3)]
-        assert kinds[g].tolist() == [0 if mix[d] == "heuristic" else 1 for d in drawn]
-    assert env.observation_space.contains(obs)
-
-
-def test_an_outlook_needs_a_critic():
-    with pytest.raises(ValueError, match="critic_observer"):
-        Big2VectorEnv(4, "card_counting", opponents=["random"], critic_outlook=True)
-    with pytest.raises(ValueError, match="--critic-observer"):
-        Config(critic_outlook=True, critic_observer="").check()
-    with pytest.raises(ValueError, match="--algo ppo"):
-        Config(critic_outlook=True, algo="dqn").check()
-
-
-def test_the_critic_reads_the_outlook():
-    cfg = Config(critic_outlook=True, opponents=("heuristic", "random", "self"), hidden=(16,))
-    assert outlook_size(cfg) == 4 + 3 * 3
-    assert outlook_size(Config(critic_outlook=True, opponents=("self-all",))) == 4
-    assert outlook_size(Config()) == 0
-    seen = observers.make("oracle", "standard")
-    critic = Critic(seen, (16,), key="critic", outlook=outlook_size(cfg))
-    x = np.zeros((2, seen.size + 13), np.float32)
-    x[1, seen.size] = 1.0  # only the outlook differs
-    values = critic(type("Obs", (), {"critic": x})()).detach().numpy()
-    assert values.shape == (2, 1) and values[0, 0] != values[1, 0]

@@ -1,9 +1,10 @@
-"""Distil search into the policy: ``python -m training.distill CHECKPOINT --run-dir DIR``.
+"""Does distilling search into the policy make it play better without search?
+``python -m lab.distill CHECKPOINT --run-dir DIR``.
 
 Search at play time (``NAME+search``, :mod:`big2.players.search`) wins more than the
 policy it starts from, because it tries the policy's likeliest moves on sampled deals.
-Distillation hands that gain back to the policy, so it plays better without search
-(and makes a better prior for it):
+Distillation hands that gain back to the policy, so it would play better without search
+(and make a better prior for it):
 
 1. **Label.** The policy plays with search (``CHECKPOINT+search``) in one seat of arena
    games against three copies of each of ``--opponents`` (``--deals`` duplicate deals
@@ -21,9 +22,24 @@ Distillation hands that gain back to the policy, so it plays better without sear
    never ships a policy that evaluated worse than the one it started from.
 
 The run directory follows :mod:`training.rundir` like a training run (refused when it
-holds a run, locked while it runs); running the same command again continues where a
-run stopped: labels once saved are kept, and fitting goes on from its last finished
-pass (``--epochs`` may grow); labelling is its smallest unit of work.
+holds files, locked while it runs; a run that stops before its first checkpoint removes
+its ``labels.npz`` and ``distill.json``); running the same command again continues where
+a run stopped: labels once saved are kept, and fitting goes on from its last finished
+pass (``--epochs`` may grow); labelling is its smallest unit of work. Its seeds are
+drawn as :func:`training.seeds.seed_of` draws a run's, under purposes of its own
+(:func:`seed_of`), so its labels and passes are those it made in the product.
+
+Found (2026-11-25, lab/notes.md, "What distilling search did"): nothing measurable for
+the agents shipped on 2026-11-24 (one network each). Run from each with its defaults
+(``--seed 2``), the best pass gained at most 1-2 points on the validation deals, inside
+their noise, and on the 1,000 held-out deals of seed 20261124 ``trained-charlesworth``
+distilled won 0.838 / 0.500 / 0.316 against random / greedy / heuristic players where
+it had won 0.835 / 0.504 / 0.310. The labels agree with the policy's own choice most of
+the time (the fit starts at 0.42-0.51 nats), and the search's gain rests on rollouts to
+the end of sampled deals, which one move's label does not carry. So it was not kept: it
+left the product (``training.distill``, its run files and seed purposes) on 2026-12-01.
+A shipped agent is an ensemble now: distil one of its members
+(``python -m training.export trained --member 0 member0.pt``).
 
 >>> Settings("trained", "runs/d", deals=0).check()
 Traceback (most recent call last):
@@ -58,12 +74,25 @@ from training.loop import epoch_scores, evaluate_policy, selection_key
 from training.nets import MaskedActor, torch_threads
 from training.plot import plot_curve
 from training.rundir import RunDirectory
-from training.seeds import seed_of
 
 LABELS = "labels.npz"
 SETTINGS = "distill.json"
+OWN_FILES = (LABELS, "labels.tmp.npz", SETTINGS)  # besides a training run's (training.rundir)
+# this experiment's seed purposes, at the places they held in training.seeds.PURPOSES
+PURPOSES = {"label": 5, "fit": 6}
 # what a continued run may change: how long it fits, never what it learns from
 CONTINUE_CHANGES = ("epochs", "threads")
+
+
+def seed_of(seed: int, purpose: str, *keys: int) -> int:
+    """The 32-bit seed of ``purpose`` (``label`` or ``fit``) at ``keys`` in the run seeded
+    ``seed``, drawn as :func:`training.seeds.seed_of` draws a training run's.
+
+    >>> seed_of(2, "fit", 0) == seed_of(2, "fit", 0) != seed_of(2, "label", 0)
+    True
+    """
+    sequence = np.random.SeedSequence(seed, spawn_key=(PURPOSES[purpose], *keys))
+    return int(sequence.generate_state(1, np.uint32)[0])
 
 
 @dataclass(frozen=True)
@@ -164,7 +193,7 @@ def minibatch_pass(
     for start in range(0, len(order), batch_size):
         loss = loss_of(order[start : start + batch_size])
         optim.zero_grad()
-        loss.backward()
+        torch.autograd.backward(loss)  # loss.backward(), which mypy reads as untyped
         torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
         optim.step()
         losses.append(float(loss.detach()))
@@ -224,12 +253,18 @@ def distill(settings: Settings) -> dict[str, Any]:
     checkpoint.require_one_network(data, settings.source)  # this fits one network
     run_dir = Path(settings.run_dir)
     fresh = not (run_dir / SETTINGS).is_file()
-    with RunDirectory(run_dir).claim(fresh=fresh), torch_threads(settings.threads):
-        _check_continued(settings, run_dir) if not fresh else _write_settings(settings, run_dir)
-        latest = run_dir / "latest.pt"  # read under the lock: no other run writes it now
-        resume = checkpoint.load(latest) if latest.is_file() else None
-        labels = _labels(settings, run_dir)
-        return _fit(settings, data, labels, run_dir, resume)
+    with RunDirectory(run_dir).claim(fresh=fresh) as directory, torch_threads(settings.threads):
+        try:
+            _check_continued(settings, run_dir) if not fresh else _write_settings(settings, run_dir)
+            latest = run_dir / "latest.pt"  # read under the lock: no other run writes it now
+            resume = checkpoint.load(latest) if latest.is_file() else None
+            labels = _labels(settings, run_dir)
+            return _fit(settings, data, labels, run_dir, resume)
+        except BaseException:
+            if fresh and not directory.checkpointed:  # nothing to continue: leave no trace
+                for name in OWN_FILES:
+                    (run_dir / name).unlink(missing_ok=True)
+            raise
 
 
 def _write_settings(settings: Settings, run_dir: Path) -> None:
@@ -331,7 +366,7 @@ def _save(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = command("python -m training.distill", __doc__)
+    parser = command("python -m lab.distill", __doc__)
     parser.add_argument(
         "source",
         help="the policy to distil search into: a checkpoint of one network "

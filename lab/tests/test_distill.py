@@ -1,4 +1,4 @@
-"""training.distill: labels are the search's moves as the policy sees them, fitting moves the
+"""lab.distill: labels are the search's moves as the policy sees them, fitting moves the
 policy toward them, and a distillation run keeps its directory's promises."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ import torch
 from big2.game import Game
 from big2.players import load_agent, play
 from big2.players.search import SearchAgent
+from lab.distill import Labels, Recorder, Settings, distill, fit_pass, label, main
 from training import checkpoint
-from training.distill import Labels, Recorder, Settings, distill, fit_pass, label, main
+from training.checkpoint import CheckpointError
 from training.export import member_data
 from training.rundir import RunDirError
 
@@ -132,15 +133,35 @@ def test_bad_settings_are_refused_before_anything_is_written(argv, message, tmp_
 
 
 def test_ctrl_c_says_how_to_continue_and_exits_130(monkeypatch, tmp_path, capsys):
-    import training.distill
+    import lab.distill
 
     def interrupted(settings):  # type: ignore[no-untyped-def]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(training.distill, "distill", interrupted)
+    monkeypatch.setattr(lab.distill, "distill", interrupted)
     with pytest.raises(SystemExit) as exit_:
         main(["trained", "--run-dir", str(tmp_path / "run")])
     assert exit_.value.code == 130
     err = capsys.readouterr().err
     assert err.startswith("distill: interrupted; the same command continues") and err.endswith("\n")
     assert err.count("\n") == 1 and str(tmp_path / "run") in err
+
+
+def test_distilling_an_ensemble_is_refused_before_anything_is_written(tmp_path):
+    """The shipped ``trained`` is an ensemble of two networks; distillation fits one."""
+    with pytest.raises(CheckpointError, match="is an ensemble of 2 networks"):
+        distill(Settings("trained", str(tmp_path / "run"), ("heuristic",), deals=1))
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_run_stopped_before_its_first_checkpoint_leaves_no_trace(member0, tmp_path, monkeypatch):
+    """Its own files go as a training run's do, though training.rundir no longer names them."""
+    import lab.distill
+
+    def interrupted(*args):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lab.distill, "label", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        distill(Settings(member0, str(tmp_path / "run"), ("heuristic",), deals=1))
+    assert not (tmp_path / "run").exists()
