@@ -78,7 +78,8 @@ def test_a_missing_shipped_agent_says_what_is_missing(monkeypatch):
 @pytest.mark.slow
 def test_the_wheel_carries_the_shipped_agent_and_it_loads_from_there(tmp_path):
     wheels, target, source = tmp_path / "wheels", tmp_path / "site", tmp_path / "source"
-    for name in ("big2", "observers", "envs", "training"):  # a copy: builds write in place
+    # a copy of the checkout (builds write in place), with what must stay out of the wheel
+    for name in ("big2", "observers", "envs", "training", "lab", "bench"):
         shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
@@ -87,6 +88,7 @@ def test_the_wheel_carries_the_shipped_agent_and_it_loads_from_there(tmp_path):
                     str(source)], check=True)  # fmt: skip
     (wheel,) = wheels.glob("big2-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if n.startswith(("lab/", "bench/"))]  # experiments stay out
     assert {f"training/agents/{f}" for f in checkpoint.SHIPPED.values()} <= set(names)
     assert "big2/py.typed" in names
     page = {f"big2/app/static/{f}" for f in ("play.html", "replay.html", "big2.css", "cards.js",
