@@ -52,8 +52,8 @@ STUDY_ONLY = ("upper_bound",)  # fields only training.ablation sets: not command
 REMOVED = {
     "critic_outlook": (
         False,
-        "the critic's outlook was an experiment that was not kept; its training hooks were "
-        "removed on 2026-12-01 (lab/outlook.py says how to run it at commit 943bc02)",
+        "the critic's outlook was an experiment that was not kept; its training hooks were removed "
+        "on 2026-12-01 (lab/outlook.py says how to run it at commit 943bc02)",
     ),
 }
 
@@ -97,8 +97,9 @@ GROUPS = {
 }
 
 
-def option(default: Any, group: str, help: str, bounds: Bounds | None = None,
-           choices: tuple[str, ...] = ()) -> Any:  # fmt: skip
+def option(
+    default: Any, group: str, help: str, bounds: Bounds | None = None, choices: tuple[str, ...] = ()
+) -> Any:
     """A :class:`Config` field: its default, flag group, help text, and allowed values."""
     meta = {"group": group, "help": help, "bounds": bounds, "choices": choices}
     return field(default=default, metadata=meta)
@@ -117,60 +118,83 @@ class Config:
     actions: str = option("catalog", "env", "action codec: catalog or hand (envs.codecs)")
     rules: str = option("standard", "env", "rules preset: standard or charlesworth")
     opponents: tuple[str, ...] = option(
-        ("random", "greedy", "heuristic"), "opponents",
-        "agent specs (random, greedy, heuristic, a checkpoint...), 'self' (frozen snapshots "
-        "of the learner, one drawn for each opponent seat of each game) or 'self-all' (the "
-        "learner in all four seats, each credited with its own final score)",
-    )  # fmt: skip
+        ("random", "greedy", "heuristic"),
+        "opponents",
+        "agent specs (random, greedy, heuristic, a checkpoint...), 'self' (frozen snapshots of the "
+        "learner, one drawn for each opponent seat of each game) or 'self-all' (the learner in all "
+        "four seats, each credited with its own final score)",
+    )
     opponent_draw: str = option(
-        "seat", "opponents", "what one draw from --opponents seats in a game: one opponent "
-        "(seat: tables mix kinds) or all three (game: three of a kind, as the evaluations' "
-        "tables)", choices=DRAWS,
-    )  # fmt: skip
-    steps: int = option(50_000, "training", "learner decisions (transitions) to train on",
-                        POSITIVE)  # fmt: skip
+        "seat",
+        "opponents",
+        "what one draw from --opponents seats in a game: one opponent (seat: tables mix kinds) or "
+        "all three (game: three of a kind, as the evaluations' tables)",
+        choices=DRAWS,
+    )
+    steps: int = option(50_000, "training", "learner decisions (transitions) to train on", POSITIVE)
     seed: int = option(0, "run", "seed of everything random in the run", SEED)
     envs: int = option(64, "env", "games stepped together", POSITIVE)
     run_dir: str = option("runs/default", "run", "the run's own directory")
-    reward: str = option("score_normalized", "env", "what the learner is rewarded with "
-                         "(docs/env.md)", choices=REWARDS)  # fmt: skip
+    reward: str = option(
+        "score_normalized",
+        "env",
+        "what the learner is rewarded with (docs/env.md)",
+        choices=REWARDS,
+    )
     critic_observer: str = option(
-        "oracle", "network", "the critic's observer: oracle (every hand, a centralised critic "
-        "used in training only) or '' for the actor's own observation",
-    )  # fmt: skip
-    hidden: tuple[int, ...] = option((256, 128), "network", "hidden layer widths",
-                                     Bounds(1, 65_536))  # fmt: skip
-    body: str = option("auto", "network", "how the actor reads its observation: auto (a CNN "
-                       "over card planes, else an MLP) or gru (a GRU over the observer's move "
-                       "history, as in 'history', then the MLP)", choices=BODIES)  # fmt: skip
-    action_head: str = option("dot", "network", "how actions are scored from their features: "
-                              "dot, mlp (over the state's and the move's embeddings) or fused "
-                              "(over the body's output and the move's features)",
-                              choices=ACTION_HEADS)  # fmt: skip
-    action_rest: bool = option(True, "network", "score actions with features of what they "
-                               "leave in the hand")  # fmt: skip
+        "oracle",
+        "network",
+        "the critic's observer: oracle (every hand, a centralised critic used in training only) or "
+        "'' for the actor's own observation",
+    )
+    hidden: tuple[int, ...] = option(
+        (256, 128), "network", "hidden layer widths", Bounds(1, 65_536)
+    )
+    body: str = option(
+        "auto",
+        "network",
+        "how the actor reads its observation: auto (a CNN over card planes, else an MLP) or gru (a "
+        "GRU over the observer's move history, as in 'history', then the MLP)",
+        choices=BODIES,
+    )
+    action_head: str = option(
+        "dot",
+        "network",
+        "how actions are scored from their features: dot, mlp (over the state's and the move's "
+        "embeddings) or fused (over the body's output and the move's features)",
+        choices=ACTION_HEADS,
+    )
+    action_rest: bool = option(
+        True, "network", "score actions with features of what they leave in the hand"
+    )
     action_context: bool = option(
-        False, "network", "the state embedding also reads the pooled set of legal moves "
-        "(needs --actions catalog)",
-    )  # fmt: skip
+        False,
+        "network",
+        "the state embedding also reads the pooled set of legal moves (needs --actions catalog)",
+    )
     plan_features: bool = option(
-        False, "network", "score actions with the heuristic planner's view of them too "
-        "(needs --actions catalog)",
-    )  # fmt: skip
+        False,
+        "network",
+        "score actions with the heuristic planner's view of them too (needs --actions catalog)",
+    )
     reply_features: bool = option(
-        False, "network", "score actions with who could answer them too: which opponent "
-        "could beat each play, how much of what it leaves could be beaten (an oracle actor "
-        "reads them off the hands; needs --actions catalog)",
-    )  # fmt: skip
+        False,
+        "network",
+        "score actions with who could answer them too: which opponent could beat each play, how "
+        "much of what it leaves could be beaten (an oracle actor reads them off the hands; needs "
+        "--actions catalog)",
+    )
     lr: float = option(3e-4, "training", "Adam learning rate", Bounds(0, 1, low_open=True))
-    lr_schedule: str = option("constant", "training", "constant, or linear: the learning "
-                              "rate falls linearly to 0 at --steps (CleanRL's anneal_lr)",
-                              choices=LR_SCHEDULES)  # fmt: skip
+    lr_schedule: str = option(
+        "constant",
+        "training",
+        "constant, or linear: the learning rate falls linearly to 0 at --steps (CleanRL's "
+        "anneal_lr)",
+        choices=LR_SCHEDULES,
+    )
     gamma: float = option(0.99, "training", "discount factor", Bounds(0, 1, low_open=True))
-    epoch_steps: int = option(25_000, "training", "learner decisions between evaluations",
-                              POSITIVE)  # fmt: skip
-    collect_steps: int = option(2048, "ppo", "decisions collected before each update",
-                                POSITIVE)  # fmt: skip
+    epoch_steps: int = option(25_000, "training", "learner decisions between evaluations", POSITIVE)
+    collect_steps: int = option(2048, "ppo", "decisions collected before each update", POSITIVE)
     batch_size: int = option(256, "training", "minibatch size of a gradient step", POSITIVE)
     ppo_repeat: int = option(4, "ppo", "passes over each collection", POSITIVE)
     ent_coef: float = option(0.01, "ppo", "entropy bonus coefficient", UNIT)
@@ -178,47 +202,64 @@ class Config:
     eps_clip: float = option(0.2, "ppo", "PPO's ratio clip", Bounds(0, 1, low_open=True))
     vf_coef: float = option(0.5, "ppo", "value loss weight", Bounds(0, 100))
     max_grad_norm: float = option(0.5, "ppo", "gradient norm clip", Bounds(0, low_open=True))
-    buffer_size: int = option(50_000, "dqn", "replay buffer size (at least --batch-size)",
-                              POSITIVE)  # fmt: skip
+    buffer_size: int = option(50_000, "dqn", "replay buffer size (at least --batch-size)", POSITIVE)
     eps_train: float = option(0.1, "dqn", "exploration rate while training", UNIT)
-    dqn_updates: float = option(0.0625, "dqn", "gradient steps per collected transition",
-                                Bounds(0, 64, low_open=True))  # fmt: skip
-    target_update_freq: int = option(500, "dqn", "gradient steps between target-network "
-                                     "copies", POSITIVE)  # fmt: skip
-    n_step: int = option(1, "dqn", "learner decisions whose rewards a target sums before "
-                         "it bootstraps; with --gamma 1 and more than a game holds (64), the "
-                         "target is the game's return: Deep Monte-Carlo (DouZero)",
-                         Bounds(1, 1024))  # fmt: skip
-    eval_opponents: tuple[str, ...] = option(("random", "greedy", "heuristic"), "evaluation",
-                                             "the learner plays three copies of each")  # fmt: skip
+    dqn_updates: float = option(
+        0.0625, "dqn", "gradient steps per collected transition", Bounds(0, 64, low_open=True)
+    )
+    target_update_freq: int = option(
+        500, "dqn", "gradient steps between target-network copies", POSITIVE
+    )
+    n_step: int = option(
+        1,
+        "dqn",
+        "learner decisions whose rewards a target sums before it bootstraps; with --gamma 1 and "
+        "more than a game holds (64), the target is the game's return: Deep Monte-Carlo (DouZero)",
+        Bounds(1, 1024),
+    )
+    eval_opponents: tuple[str, ...] = option(
+        ("random", "greedy", "heuristic"), "evaluation", "the learner plays three copies of each"
+    )
     eval_deals: int = option(100, "evaluation", "duplicate deals per evaluation", POSITIVE)
     eval_seed: int = option(12345, "evaluation", "seed of the evaluation deals", SEED)
-    eval_engine: str = option("arena", "evaluation", "where evaluations play: 'arena' (Python "
-                              "games, one decision at a time) or 'compiled' (a batch of games "
-                              "at once: the same games against greedy and heuristic players, "
-                              "other draws of random ones; envs.duplicate)",
-                              choices=EVAL_ENGINES)  # fmt: skip
-    snapshot_every: int = option(1, "opponents", "epochs between self-play snapshots",
-                                 POSITIVE)  # fmt: skip
-    max_minutes: float = option(0.0, "run", "wall-clock budget; 0 = none (stops after the "
-                                "epoch that ends it)", Bounds(0))  # fmt: skip
-    init: str = option("", "run", "start from this checkpoint's networks (one network: export "
-                       "a member of a shipped ensemble); it must match in what shapes the "
-                       "networks")  # fmt: skip
+    eval_engine: str = option(
+        "arena",
+        "evaluation",
+        "where evaluations play: 'arena' (Python games, one decision at a time) or 'compiled' (a "
+        "batch of games at once: the same games against greedy and heuristic players, other draws "
+        "of random ones; envs.duplicate)",
+        choices=EVAL_ENGINES,
+    )
+    snapshot_every: int = option(1, "opponents", "epochs between self-play snapshots", POSITIVE)
+    max_minutes: float = option(
+        0.0, "run", "wall-clock budget; 0 = none (stops after the epoch that ends it)", Bounds(0)
+    )
+    init: str = option(
+        "",
+        "run",
+        "start from this checkpoint's networks (one network: export a member of a shipped "
+        "ensemble); it must match in what shapes the networks",
+    )
     init_critic: bool = option(
-        True, "run", "with --init, also take its critic when it has one that fits (PPO); "
-        "--no-init-critic starts the critic fresh, as from an exported agent, for a run "
-        "whose returns are another game's (other opponents)",
-    )  # fmt: skip
-    device: str = option("auto", "run", "torch device (auto: cuda when available)",
-                         choices=DEVICES)  # fmt: skip
+        True,
+        "run",
+        "with --init, also take its critic when it has one that fits (PPO); --no-init-critic "
+        "starts the critic fresh, as from an exported agent, for a run whose returns are another "
+        "game's (other opponents)",
+    )
+    device: str = option("auto", "run", "torch device (auto: cuda when available)", choices=DEVICES)
     threads: int = option(2, "run", "torch threads for the networks", Bounds(1, 1024))
-    shards: int = option(1, "run", "split the games into this many shards (at most --envs)",
-                         POSITIVE)  # fmt: skip
+    shards: int = option(
+        1, "run", "split the games into this many shards (at most --envs)", POSITIVE
+    )
     backend: str = option("local", "run", "where shards run", choices=BACKENDS)
     ray_address: str = option("", "run", "the Ray cluster to join (with --backend ray)")
-    upper_bound: bool = option(False, "run", "the actor may see every hand: a cheating upper "
-                               "bound that only an ablation study sets (not a flag)")  # fmt: skip
+    upper_bound: bool = option(
+        False,
+        "run",
+        "the actor may see every hand: a cheating upper bound that only an ablation study sets "
+        "(not a flag)",
+    )
 
     def check(self) -> None:
         """Raise ValueError for settings that cannot work (before anything is written)."""
@@ -227,8 +268,10 @@ class Config:
         if self.shards > self.envs:
             raise ValueError(f"shards must be between 1 and envs ({self.envs}), got {self.shards}")
         if self.algo == "dqn" and self.buffer_size < self.batch_size:
-            raise ValueError(f"buffer_size ({self.buffer_size}) must hold at least one batch "
-                             f"(batch_size {self.batch_size})")  # fmt: skip
+            raise ValueError(
+                f"buffer_size ({self.buffer_size}) must hold at least one batch "
+                f"(batch_size {self.batch_size})"
+            )
         if self.ray_address and self.backend != "ray":
             raise ValueError("--ray-address needs --backend ray")
         check_device(self.device)
@@ -237,8 +280,9 @@ class Config:
         self._check_opponents()
         for flag in ("plan_features", "reply_features", "action_context"):
             if getattr(self, flag) and self.actions != "catalog":
-                raise ValueError(f"--{flag.replace('_', '-')} needs --actions catalog, "
-                                 f"not {self.actions!r}")  # fmt: skip
+                raise ValueError(
+                    f"--{flag.replace('_', '-')} needs --actions catalog, not {self.actions!r}"
+                )
         cheats = observers.make(self.observer, self.rules).perfect_information
         if cheats and not self.upper_bound:
             raise ValueError(
@@ -249,8 +293,10 @@ class Config:
         if self.critic_observer:
             observers.make(self.critic_observer, self.rules)
         if self.body == "gru" and sequence_piece(observers.make(self.observer, self.rules)) is None:
-            raise ValueError(f"--body gru reads the observer's move history; observer "
-                             f"{self.observer!r} has none (try --observer history)")  # fmt: skip
+            raise ValueError(
+                f"--body gru reads the observer's move history; observer "
+                f"{self.observer!r} has none (try --observer history)"
+            )
 
     def _check_opponents(self) -> None:
         if SELF_ALL in self.opponents and len(self.opponents) > 1:
@@ -258,8 +304,10 @@ class Config:
                 "--opponents self-all puts the learner in every seat; it takes no other opponents"
             )
         if SELF_ALL in self.opponents and self.opponent_draw != "seat":
-            raise ValueError("--opponent-draw seats opponents; --opponents self-all has none "
-                             "(leave it at 'seat')")  # fmt: skip
+            raise ValueError(
+                "--opponent-draw seats opponents; --opponents self-all has none (leave it at "
+                "'seat')"
+            )
         for listed, flag in ((self.opponents, "opponents"), (self.eval_opponents, "eval")):
             if not listed:
                 raise ValueError(f"--{flag} needs at least one agent")
@@ -330,8 +378,7 @@ def check_device(device: str) -> None:
     ValueError: --device tpu: unknown device; expected one of auto, cpu, cuda
     """
     if device not in DEVICES:
-        raise ValueError(f"--device {device}: unknown device; expected one of "
-                         f"{', '.join(DEVICES)}")  # fmt: skip
+        raise ValueError(f"--device {device}: unknown device; expected one of {', '.join(DEVICES)}")
     if device != "cuda" or torch.cuda.is_available():
         return
     if not torch.backends.cuda.is_built():
@@ -391,16 +438,15 @@ def parse_args(
             _add_flag(groups[f.metadata["group"]], f)
     run = groups["run"]
     run.add_argument("--resume", metavar="RUN_DIR", help="continue from RUN_DIR/latest.pt")
-    run.add_argument(
-        "--overwrite", action="store_true",
-        help="replace the run the run directory holds (only a run's files)",
-    )  # fmt: skip
-    run.add_argument(
-        "--recipe", metavar="NAME", choices=sorted(recipes or ()),
-        help="start from the settings of recipe NAME's first stage (training.recipes: "
-        "the shipped agent's network, inputs, opponents and PPO settings); the other "
-        f"flags change them (one of: {', '.join(sorted(recipes or ())) or 'none given'})",
-    )  # fmt: skip
+    overwrite_help = "replace the run the run directory holds (only a run's files)"
+    run.add_argument("--overwrite", action="store_true", help=overwrite_help)
+    names = sorted(recipes or ())
+    recipe_help = (
+        "start from the settings of recipe NAME's first stage (training.recipes: the shipped "
+        "agent's network, inputs, opponents and PPO settings); the other flags change them "
+        f"(one of: {', '.join(names) or 'none given'})"
+    )
+    run.add_argument("--recipe", metavar="NAME", choices=names, help=recipe_help)
     args = vars(parser.parse_args(argv))
     resume, overwrite, recipe = args.pop("resume"), args.pop("overwrite"), args.pop("recipe")
     given = {k: v for k, v in args.items() if v is not None}

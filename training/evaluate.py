@@ -39,11 +39,16 @@ from big2.rules import Rules
 from envs.kernels.interrupts import signals_after_compiling
 from training import checkpoint
 from training.cli import command
-from training.loop import learner_results
+from training.loop import figures, learner_results
 
+ENGINES = ("arena", "compiled")
 SEARCH_OPTIONS = (
-    "determinizations", "max_determinizations", "candidates", "prior_weight", "rollouts",
-)  # fmt: skip
+    "determinizations",
+    "max_determinizations",
+    "candidates",
+    "prior_weight",
+    "rollouts",
+)
 
 
 def add_search_arguments(parser: argparse.ArgumentParser) -> None:
@@ -81,22 +86,25 @@ def search_options(args: argparse.Namespace) -> dict[str, int | float | str]:
     return {k: v for k, v in options.items() if v is not None}
 
 
-def play_deals(spec: AgentSpec, agent: Agent, rules: Rules, args: argparse.Namespace,
-               backend: Backend) -> tuple[ArenaResult, list[tuple[int, int]]]:  # fmt: skip
+def play_deals(
+    spec: AgentSpec, agent: Agent, rules: Rules, args: argparse.Namespace, backend: Backend
+) -> tuple[ArenaResult, list[tuple[int, int]]]:
     """``agent`` against three ``args.opponents`` players on the duplicate deals of
     ``args.seed``, in ``args.engine``: the summary, and the agent's (wins, total score) of
     each deal."""
     if args.engine == "compiled":
         if spec.search or not isinstance(agent, checkpoint.NetworkAgent):
-            raise ValueError(f"--engine compiled plays a network alone; {spec} is not one "
-                             f"(leave out +search, or use --engine arena)")  # fmt: skip
+            raise ValueError(
+                f"--engine compiled plays a network alone; {spec} is not one "
+                f"(leave out +search, or use --engine arena)"
+            )
         cfg = replace(agent.cfg, eval_engine="compiled")
         mine = learner_results(cfg, agent.net, args.opponents, args.deals, args.seed)
         return summarise([agent.name], [[r] for r in mine], args.seed, rules), mine
     players = [agent, *(load_agent(args.opponents, rules) for _ in range(3))]
-    per_deal = deal_results(players, args.deals, args.seed, rules, progress=not args.json,
-                            backend=backend)  # fmt: skip
-    result = summarise(display_names(players), per_deal, args.seed, rules)
+    deals, seed, progress = args.deals, args.seed, not args.json
+    per_deal = deal_results(players, deals, seed, rules, progress=progress, backend=backend)
+    result = summarise(display_names(players), per_deal, seed, rules)
     return result, [deal[0] for deal in per_deal]
 
 
@@ -109,8 +117,12 @@ def paired(mine: list[tuple[int, int]], theirs: list[tuple[int, int]]) -> dict[s
     """
     wins = [(a[0] - b[0]) / 4 for a, b in zip(mine, theirs, strict=True)]
     scores = [(a[1] - b[1]) / 4 for a, b in zip(mine, theirs, strict=True)]
-    return {"win_share": mean(wins), "win_share_ci": normal_ci(wins),
-            "mean_score": mean(scores), "mean_score_ci": normal_ci(scores)}  # fmt: skip
+    return {
+        "win_share": mean(wins),
+        "win_share_ci": normal_ci(wins),
+        "mean_score": mean(scores),
+        "mean_score_ci": normal_ci(scores),
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -121,22 +133,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     backends.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--engine", choices=("arena", "compiled"), default="arena",
-                        help="where the games run (compiled: a network alone, faster)")  # fmt: skip
-    parser.add_argument("--baseline", help="an agent spec to compare with, deal by deal, on the "
-                        "same deals (the difference, with its 95%% interval)")  # fmt: skip
+    engine_help = "where the games run (compiled: a network alone, faster)"
+    parser.add_argument("--engine", choices=ENGINES, default="arena", help=engine_help)
+    baseline_help = (
+        "an agent spec to compare with, deal by deal, on the same deals (the difference, with "
+        "its 95%% interval)"
+    )
+    parser.add_argument("--baseline", help=baseline_help)
     add_search_arguments(parser)
     args = parser.parse_args(argv)
     options = search_options(args)
     try:
         specs = [AgentSpec.parse(a) for a in (args.checkpoint, args.baseline) if a]
         rules = checkpoint.load_agent(specs[0].name).codec.rules
-        agents = [load_agent(spec, rules, **(options if not k or spec.search else {}))
-                  for k, spec in enumerate(specs)]  # fmt: skip
+        agents = [
+            load_agent(spec, rules, **(options if not k or spec.search else {}))
+            for k, spec in enumerate(specs)
+        ]
         # Ctrl-C inside numba's compiler (a search's first rollout) would crash it
         with backends.from_arguments(args) as backend, signals_after_compiling():
-            runs = [play_deals(spec, agent, rules, args, backend)
-                    for spec, agent in zip(specs, agents, strict=True)]  # fmt: skip
+            runs = [
+                play_deals(spec, agent, rules, args, backend)
+                for spec, agent in zip(specs, agents, strict=True)
+            ]
     except (ValueError, ImportError) as e:  # CheckpointError included; ImportError: an extra
         raise SystemExit(f"evaluate: {e}") from None
     except KeyboardInterrupt:  # nothing is written before the result: nothing to keep
@@ -145,14 +164,11 @@ def main(argv: list[str] | None = None) -> None:
     result, me = runs[0][0], runs[0][0].agents[0]
     difference = paired(runs[0][1], runs[1][1]) if args.baseline else None
     if args.json:
-        out = {
-            "checkpoint": args.checkpoint, "opponents": args.opponents, "deals": result.deals,
-            "seed": args.seed, "win_share": me.win_share, "win_share_ci": me.win_share_ci,
-            "mean_score": me.mean_score, "mean_score_ci": me.mean_score_ci, "games": me.games,
-        }  # fmt: skip
+        run = {"checkpoint": args.checkpoint, "opponents": args.opponents}
+        out = {**run, "deals": result.deals, "seed": args.seed, **figures(me), "games": me.games}
         if difference is not None:
-            out |= {"baseline": args.baseline, "baseline_win_share": runs[1][0].agents[0].win_share,
-                    "paired": difference}  # fmt: skip
+            theirs = runs[1][0].agents[0].win_share
+            out |= {"baseline": args.baseline, "baseline_win_share": theirs, "paired": difference}
         print(json.dumps(out))
         return
     print(result.table())

@@ -25,6 +25,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from big2.evaluation import deal_results, summarise
+from big2.evaluation.arena import AgentResult
 from big2.evaluation.backends import Backend
 from big2.players import Agent
 from big2.rules import get as get_rules
@@ -55,10 +56,11 @@ class RunState:
 
     @classmethod
     def from_checkpoint(cls, data: dict[str, Any]) -> RunState:
-        snapshots = [s if "weights" in s else {"epoch": i, "weights": s}  # older checkpoints
-                     for i, s in enumerate(data["snapshots"])]  # fmt: skip
-        return cls(data["epoch"], data["env_step"], data["update_step"], data["history"],
-                   snapshots)  # fmt: skip
+        snapshots = [
+            s if "weights" in s else {"epoch": i, "weights": s}  # older checkpoints
+            for i, s in enumerate(data["snapshots"])
+        ]
+        return cls(data["epoch"], data["env_step"], data["update_step"], data["history"], snapshots)
 
 
 def learner_agent(cfg: Config, net: Actor) -> PolicyAgent:
@@ -74,10 +76,22 @@ def evaluate_policy(cfg: Config, net: Actor, step: int) -> list[dict[str, Any]]:
     for name in cfg.eval_opponents:
         deals = [[r] for r in learner_results(cfg, net, name, cfg.eval_deals, cfg.eval_seed)]
         a = summarise(["learner"], deals, cfg.eval_seed, rules).agents[0]
-        rows.append({"env_step": step, "opponent": name, "win_share": a.win_share,
-                     "win_share_ci": a.win_share_ci, "mean_score": a.mean_score,
-                     "mean_score_ci": a.mean_score_ci, "deals": cfg.eval_deals})  # fmt: skip
+        rows.append({"env_step": step, "opponent": name, **figures(a), "deals": cfg.eval_deals})
     return rows
+
+
+def figures(result: AgentResult) -> dict[str, Any]:
+    """An agent's win share and mean score, each with its 95% interval, by name.
+
+    >>> figures(AgentResult("a", 4, 2, 0.5, (0.1, 0.9), 1.0, (-2.0, 4.0)))["win_share_ci"]
+    (0.1, 0.9)
+    """
+    return {
+        "win_share": result.win_share,
+        "win_share_ci": result.win_share_ci,
+        "mean_score": result.mean_score,
+        "mean_score_ci": result.mean_score_ci,
+    }
 
 
 def learner_results(
@@ -87,8 +101,8 @@ def learner_results(
     games against three copies of ``opponent``, played where ``cfg.eval_engine`` says."""
     rules = get_rules(cfg.rules)
     if cfg.eval_engine == "compiled":
-        return duplicate.deal_results(GreedyPolicy(net), opponent, n_deals, seed, rules,
-                                      cfg.observer, cfg.actions, cfg.features())  # fmt: skip
+        inputs = (cfg.observer, cfg.actions, cfg.features())
+        return duplicate.deal_results(GreedyPolicy(net), opponent, n_deals, seed, rules, *inputs)
     agents: list[Agent | str] = [learner_agent(cfg, net), opponent, opponent, opponent]
     return [deal[0] for deal in deal_results(agents, n_deals, seed, rules)]
 
@@ -115,9 +129,13 @@ class Run:
     """One training run's loop: collect, update, and after every epoch evaluate and save."""
 
     def __init__(
-        self, cfg: Config, run_dir: Path, algorithm: PPO | DQN, state: RunState,
+        self,
+        cfg: Config,
+        run_dir: Path,
+        algorithm: PPO | DQN,
+        state: RunState,
         backend: Backend | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.cfg, self.run_dir, self.algorithm, self.state = cfg, run_dir, algorithm, state
         self.env = Shards(cfg, backend or Backend(), self._seed("deals"), cfg.shards)
         self.rollout = Rollout(self.env, algorithm.policy)  # dealt as each epoch starts
@@ -148,9 +166,10 @@ class Run:
         goes on exactly as the uninterrupted run does: the self-play pool's sampling,
         torch's and numpy's global generators (Tianshou's), DQN's exploration (the deals:
         :meth:`Rollout.restart`)."""
-        pool = [(s["epoch"], self._seed("snapshot", s["epoch"]),
-                 None if s["epoch"] in self.pooled else s["weights"])  # weights once only
-                for s in self.state.snapshots]  # fmt: skip
+        pool = []
+        for s in self.state.snapshots:
+            weights = None if s["epoch"] in self.pooled else s["weights"]  # weights once only
+            pool.append((s["epoch"], self._seed("snapshot", s["epoch"]), weights))
         self.env.set_pool(pool)
         self.pooled = {s["epoch"] for s in self.state.snapshots}
         seed = self._seed("globals")
@@ -164,8 +183,8 @@ class Run:
         self._start_epoch()
         self.rollout.restart(self._seed("deals"))  # every epoch on fresh deals of its own seed
         target = min(cfg.steps, state.env_step + cfg.epoch_steps)
-        bar = tqdm(total=target - state.env_step, desc=f"epoch {state.epoch + 1}", unit="step",
-                   leave=False)  # fmt: skip
+        desc = f"epoch {state.epoch + 1}"
+        bar = tqdm(total=target - state.env_step, desc=desc, unit="step", leave=False)
         while state.env_step < target:
             before = state.env_step
             self._ppo_round() if cfg.algo == "ppo" else self._dqn_round()
@@ -193,20 +212,22 @@ class Run:
         chunks = self._collect(self.cfg.collect_steps)
         start = time.perf_counter()
         self.buffer = buffer = to_buffer(chunks, self.rollout.lanes, store_next=True)
-        stats = self.algorithm.update(buffer, batch_size=self.cfg.batch_size,  # type: ignore[call-arg]
-                                      repeat=self.cfg.ppo_repeat)  # fmt: skip
+        sizes = {"batch_size": self.cfg.batch_size, "repeat": self.cfg.ppo_repeat}
+        stats = self.algorithm.update(buffer, **sizes)
         seconds = time.perf_counter() - start
         self.timing["update"] += seconds
         self.state.update_step += getattr(stats, "gradient_steps", 0)
-        self.writer.add_scalar("speed/update_transitions_per_s", len(buffer) / seconds,
-                               self.state.env_step)  # fmt: skip
+        self.writer.add_scalar(
+            "speed/update_transitions_per_s", len(buffer) / seconds, self.state.env_step
+        )
         self._log_update(stats)
 
     def _dqn_round(self) -> None:
         cfg = self.cfg
         if self.buffer is None:
-            self.buffer = VectorReplayBuffer(cfg.buffer_size, self.rollout.lanes,
-                                             ignore_obs_next=True)  # fmt: skip
+            self.buffer = VectorReplayBuffer(
+                cfg.buffer_size, self.rollout.lanes, ignore_obs_next=True
+            )
         chunks = self._collect(cfg.envs * 4, explore=self._explore)
         start = time.perf_counter()
         for chunk in chunks:
@@ -250,10 +271,8 @@ class Run:
         state.history = [*state.history, *rows]
         score = epoch_scores(rows, selection_key(cfg))[state.env_step]
         for r in rows:
-            self.writer.add_scalar(f"eval/{r['opponent']}/win_share", r["win_share"],
-                                   state.env_step)  # fmt: skip
-            self.writer.add_scalar(f"eval/{r['opponent']}/mean_score", r["mean_score"],
-                                   state.env_step)  # fmt: skip
+            for figure in ("win_share", "mean_score"):
+                self.writer.add_scalar(f"eval/{r['opponent']}/{figure}", r[figure], state.env_step)
         self.writer.add_scalar("info/epoch", state.epoch, state.env_step)
         if SELF in cfg.opponents and state.epoch % cfg.snapshot_every == 0:
             weights = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
@@ -270,5 +289,5 @@ class Run:
         write_whole(self.run_dir / "curve.png", curve.getvalue())
         summary = ", ".join(f"{r['opponent']} {r['win_share']:.3f}" for r in rows)
         mean_score = epoch_scores(rows)[state.env_step]
-        print(f"[step {state.env_step:,}] win share vs {summary}; mean score {mean_score:+.2f}",
-              flush=True)  # fmt: skip
+        line = f"[step {state.env_step:,}] win share vs {summary}; mean score {mean_score:+.2f}"
+        print(line, flush=True)

@@ -48,12 +48,14 @@ from typing import Any
 
 from big2.evaluation import evaluate
 from big2.evaluation.processes import die_with_parent, stop_on_sigterm
+from big2.players import Agent
 from big2.rules import get as get_rules
 from envs.kernels.interrupts import signals_after_compiling
 from training import checkpoint, export
 from training.cli import command
 from training.config import Config
 from training.lock import locked
+from training.loop import figures
 from training.members import OUT_OF_TIME, RECIPE_FILE, MemberFailed, train_in_processes
 from training.recipe_book import (
     LONG_TABLES,
@@ -104,8 +106,13 @@ __all__ = [  # the recipe book's names too, as before it was a module of its own
 ]
 
 
-def run_recipe(recipe: Recipe, run_dir: Path, max_minutes: float = 0.0,
-               export: Path | None = None, jobs: int = 1) -> dict[str, Any] | None:  # fmt: skip
+def run_recipe(
+    recipe: Recipe,
+    run_dir: Path,
+    max_minutes: float = 0.0,
+    export: Path | None = None,
+    jobs: int = 1,
+) -> dict[str, Any] | None:
     """Train, evaluate and export ``recipe`` in ``run_dir``, its members ``jobs`` at a time
     (each in a process of its own when more than one) and then the report's deals in
     ``jobs`` processes; the report, or None when ``max_minutes`` ran out first (run again
@@ -115,10 +122,12 @@ def run_recipe(recipe: Recipe, run_dir: Path, max_minutes: float = 0.0,
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     if export is not None and _shipped_place(export):
-        raise ValueError(f"--export {export} is where the shipped agents are: training "
-                         f"never writes them; export elsewhere, and replace a shipped "
-                         f"agent with `python -m training.recipes {recipe.name} --ship` "
-                         f"once its run has finished")  # fmt: skip
+        raise ValueError(
+            f"--export {export} is where the shipped agents are: training "
+            f"never writes them; export elsewhere, and replace a shipped "
+            f"agent with `python -m training.recipes {recipe.name} --ship` "
+            f"once its run has finished"
+        )
     if jobs == 1 or recipe.members == 1:
         start = time.monotonic()
         for member in range(recipe.members):
@@ -151,14 +160,18 @@ def ship(name: str, run_dir: Path) -> str:
     """
     recipe, source = RECIPES[name], run_dir / AGENT_FILE
     if not (run_dir / REPORT_FILE).is_file() or not source.is_file():
-        raise ValueError(f"{run_dir} holds no finished {name} run (no {REPORT_FILE} and "
-                         f"{AGENT_FILE}): train it with `python -m training.recipes {name}"
-                         f"` (run again to continue), then ship it")  # fmt: skip
+        raise ValueError(
+            f"{run_dir} holds no finished {name} run (no {REPORT_FILE} and "
+            f"{AGENT_FILE}): train it with `python -m training.recipes {name}"
+            f"` (run again to continue), then ship it"
+        )
     differ = _not_the_recipe(recipe, run_dir, checkpoint.load(source))
     if differ:
-        raise ValueError(f"{source} is not the {name} recipe's agent ({'; '.join(differ)}): "
-                         f"a trial (--scale), another --seed or a run of other settings is "
-                         f"never shipped; nothing was replaced")  # fmt: skip
+        raise ValueError(
+            f"{source} is not the {name} recipe's agent ({'; '.join(differ)}): "
+            f"a trial (--scale), another --seed or a run of other settings is "
+            f"never shipped; nothing was replaced"
+        )
     target = AGENTS / checkpoint.SHIPPED.get(name, f"{name}.pt")
     new = source.read_bytes()
     old = target.read_bytes() if target.is_file() else None
@@ -168,8 +181,9 @@ def ship(name: str, run_dir: Path) -> str:
         kept = _keep(old, run_dir / f"replaced-{name}") if old is not None else None
         _write_whole(target, new)
     except OSError as e:
-        raise ValueError(f"cannot ship {source} as {target}: {e.strerror or e}; nothing "
-                         f"was replaced") from None  # fmt: skip
+        raise ValueError(
+            f"cannot ship {source} as {target}: {e.strerror or e}; nothing was replaced"
+        ) from None
     replaced = f"replaced {target} ({_digest(old)}, kept as {kept})" if kept else f"wrote {target}"
     return f"{replaced} with {source} ({_digest(new)})"
 
@@ -185,12 +199,15 @@ def _not_the_recipe(recipe: Recipe, run_dir: Path, data: dict[str, Any]) -> list
     differ = [f"{k} {theirs[k]!r}, the recipe's {mine[k]!r}" for k in mine if mine[k] != theirs[k]]
     runs = data.get("member_runs", [{"seed": got.seed}])
     if [r["seed"] for r in runs] != [c.seed for c in want]:
-        differ.append(f"members of seeds {[r['seed'] for r in runs]}, the recipe's "
-                      f"{[c.seed for c in want]}")  # fmt: skip
+        differ.append(
+            f"members of seeds {[r['seed'] for r in runs]}, the recipe's {[c.seed for c in want]}"
+        )
     report = json.loads((run_dir / REPORT_FILE).read_text(encoding="utf-8"))
     if (report.get("deals"), report.get("seed")) != (recipe.report_deals, REPORT_SEED):
-        differ.append(f"reported on {report.get('deals')} deals of seed {report.get('seed')}, "
-                      f"the recipe on {recipe.report_deals} of {REPORT_SEED}")  # fmt: skip
+        differ.append(
+            f"reported on {report.get('deals')} deals of seed {report.get('seed')}, "
+            f"the recipe on {recipe.report_deals} of {REPORT_SEED}"
+        )
     return differ
 
 
@@ -242,8 +259,11 @@ def train_member(recipe: Recipe, run_dir: Path, member: int, max_minutes: float 
             return False
         cfg = replace(cfg, max_minutes=_left(max_minutes, start))
         who = f" member {member}" if recipe.members > 1 else ""
-        print(f"{recipe.name}{who}: stage {k + 1}/{len(recipe.stages)} ({stage.name}, "
-              f"{cfg.steps:,} decisions) in {cfg.run_dir}", file=sys.stderr)  # fmt: skip
+        print(
+            f"{recipe.name}{who}: stage {k + 1}/{len(recipe.stages)} ({stage.name}, "
+            f"{cfg.steps:,} decisions) in {cfg.run_dir}",
+            file=sys.stderr,
+        )
         if not _train_stage(cfg):
             return False
     return True
@@ -257,8 +277,10 @@ def _train_stage(cfg: Config) -> bool:
         resume = checkpoint.load(Path(cfg.run_dir) / "latest.pt")
         saved = Config.from_dict(resume["config"])
         if saved.seed != cfg.seed:
-            raise ValueError(f"{cfg.run_dir} holds a run of seed {saved.seed}, not this "
-                             f"recipe's {cfg.seed}: give another --run-dir")  # fmt: skip
+            raise ValueError(
+                f"{cfg.run_dir} holds a run of seed {saved.seed}, not this "
+                f"recipe's {cfg.seed}: give another --run-dir"
+            )
         if resume["env_step"] >= cfg.steps:
             return True
         cfg = replace(saved, max_minutes=cfg.max_minutes)
@@ -282,12 +304,17 @@ def _report(recipe: Recipe, data: dict[str, Any], workers: int = 1) -> dict[str,
     agent = checkpoint.agent_of(data, recipe.name)
     rows = []
     for name in REPORT_OPPONENTS:
-        me = evaluate([agent, name, name, name], recipe.report_deals, REPORT_SEED, rules,
-                      workers, progress=True).agents[0]  # fmt: skip
-        rows.append({"opponent": name, "win_share": me.win_share, "win_share_ci": me.win_share_ci,
-                     "mean_score": me.mean_score, "mean_score_ci": me.mean_score_ci})  # fmt: skip
-    return {"recipe": recipe.name, "rules": recipe.rules, "deals": recipe.report_deals,
-            "seed": REPORT_SEED, "members": recipe.members, "results": rows}  # fmt: skip
+        players: list[Agent | str] = [agent, name, name, name]
+        result = evaluate(players, recipe.report_deals, REPORT_SEED, rules, workers, progress=True)
+        rows.append({"opponent": name, **figures(result.agents[0])})
+    return {
+        "recipe": recipe.name,
+        "rules": recipe.rules,
+        "deals": recipe.report_deals,
+        "seed": REPORT_SEED,
+        "members": recipe.members,
+        "results": rows,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -304,12 +331,16 @@ def main(argv: list[str] | None = None) -> None:
     if args.jobs < 1:
         parser.error(f"--jobs must be at least 1, got {args.jobs}")
     if args.export and _shipped_place(Path(args.export)):
-        parser.error(f"--export {args.export} is where the shipped agents are: training never "
-                     f"writes them (export elsewhere; --ship replaces a shipped agent from a "
-                     f"finished run)")  # fmt: skip
+        parser.error(
+            f"--export {args.export} is where the shipped agents are: training never "
+            f"writes them (export elsewhere; --ship replaces a shipped agent from a "
+            f"finished run)"
+        )
     if args.ship and (args.seed or args.scale < 1 or args.export or args.max_minutes):
-        parser.error("--ship ships the recipe's own finished run (seed 0, full scale) and "
-                     "trains nothing: it takes --run-dir only")  # fmt: skip
+        parser.error(
+            "--ship ships the recipe's own finished run (seed 0, full scale) and trains nothing: "
+            "it takes --run-dir only"
+        )
     suffix = (f"-seed{args.seed}" if args.seed else "") + (
         f"-scale{args.scale:g}" if args.scale < 1 else ""
     )
@@ -324,25 +355,35 @@ def _parser() -> argparse.ArgumentParser:
     """The command line's flags."""
     parser = command("python -m training.recipes", __doc__)
     parser.add_argument("name", choices=sorted(RECIPES))
-    parser.add_argument("--ship", action="store_true",
-                        help="train nothing: replace the shipped agent training/agents/NAME.pt "
-                             "with RUN_DIR/agent.pt, once the recipe's own run there has "
-                             "finished (a trial or another seed is refused)")  # fmt: skip
-    parser.add_argument("--seed", type=int, default=0,
-                        help="the recipe's seed (default 0, the shipped agents')")  # fmt: skip
-    parser.add_argument("--run-dir", help="where the stages run and the agent is exported "
-                        "(default runs/recipes/NAME, NAME-seedN for another --seed, "
-                        "NAME-scaleF for a trial)")  # fmt: skip
-    parser.add_argument("--max-minutes", type=float, default=0.0,
-                        help="stop after the epoch past this; run again to continue")  # fmt: skip
-    parser.add_argument("--export", help="a copy of the agent here too (RUN_DIR/agent.pt "
-                        "always; never a shipped agent's file: --ship replaces those)")  # fmt: skip
-    parser.add_argument("--scale", type=float, default=1.0,
-                        help="train this fraction of every stage's steps: a trial, in its "
-                             "own run directory, never shipped")  # fmt: skip
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="members trained at once, each in a process of its own, and "
-                             "the report's processes (default: one per core)")  # fmt: skip
+    ship = (
+        "train nothing: replace the shipped agent training/agents/NAME.pt with RUN_DIR/agent.pt, "
+        "once the recipe's own run there has finished (a trial or another seed is refused)"
+    )
+    run_dir = (
+        "where the stages run and the agent is exported (default runs/recipes/NAME, NAME-seedN "
+        "for another --seed, NAME-scaleF for a trial)"
+    )
+    export = (
+        "a copy of the agent here too (RUN_DIR/agent.pt always; never a shipped agent's file: "
+        "--ship replaces those)"
+    )
+    scale = (
+        "train this fraction of every stage's steps: a trial, in its own run directory, "
+        "never shipped"
+    )
+    jobs = (
+        "members trained at once, each in a process of its own, and the report's processes "
+        "(default: one per core)"
+    )
+    seed = "the recipe's seed (default 0, the shipped agents')"
+    max_minutes = "stop after the epoch past this; run again to continue"
+    parser.add_argument("--ship", action="store_true", help=ship)
+    parser.add_argument("--seed", type=int, default=0, help=seed)
+    parser.add_argument("--run-dir", help=run_dir)
+    parser.add_argument("--max-minutes", type=float, default=0.0, help=max_minutes)
+    parser.add_argument("--export", help=export)
+    parser.add_argument("--scale", type=float, default=1.0, help=scale)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help=jobs)
     parser.add_argument("--member", type=int, help=argparse.SUPPRESS)  # training.members' child
     parser.add_argument("--parent", type=int, help=argparse.SUPPRESS)
     return parser
@@ -351,8 +392,10 @@ def _parser() -> argparse.ArgumentParser:
 def _ship_main(name: str, run_dir: Path) -> None:
     """``NAME --ship``: replace the shipped agent from the finished run in ``run_dir``."""
     if not run_dir.is_dir():
-        raise SystemExit(f"recipes: no run directory {run_dir}: train the recipe with "
-                         f"`python -m training.recipes {name}` first")  # fmt: skip
+        raise SystemExit(
+            f"recipes: no run directory {run_dir}: train the recipe with "
+            f"`python -m training.recipes {name}` first"
+        )
     try:
         with locked(run_dir, "recipe"):  # not while the recipe trains there
             print(ship(name, run_dir))
@@ -379,16 +422,20 @@ def _train_main(args: argparse.Namespace, run_dir: Path) -> None:
         print("recipes: out of time; run the same command to continue", file=sys.stderr)
         return
     for row in report["results"]:
-        print(f"{recipe.name} vs 3x {row['opponent']}: win share {row['win_share']:.3f}, "
-              f"mean score {row['mean_score']:+.2f} ({report['deals']} deals of seed "
-              f"{report['seed']})")  # fmt: skip
+        print(
+            f"{recipe.name} vs 3x {row['opponent']}: win share {row['win_share']:.3f}, "
+            f"mean score {row['mean_score']:+.2f} ({report['deals']} deals of seed "
+            f"{report['seed']})"
+        )
     print(f"exported to {report['exported']}")
     if recipe != RECIPES[args.name]:
         print("the shipped agent is unchanged (a trial or another seed is never shipped)")
         return
     where = "" if args.run_dir is None else f" --run-dir {run_dir}"
-    print(f"the shipped agent is unchanged: `python -m training.recipes {args.name} --ship"
-          f"{where}` replaces it with this one")  # fmt: skip
+    print(
+        f"the shipped agent is unchanged: `python -m training.recipes {args.name} --ship"
+        f"{where}` replaces it with this one"
+    )
 
 
 def _member_main(args: argparse.Namespace) -> int:
@@ -398,8 +445,10 @@ def _member_main(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
     recipe = Recipe.from_json((run_dir / RECIPE_FILE).read_text(encoding="utf-8"))
     if recipe.name != args.name or not 0 <= args.member < recipe.members:
-        print(f"recipes: {run_dir / RECIPE_FILE} has no member {args.member} of {args.name}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"recipes: {run_dir / RECIPE_FILE} has no member {args.member} of {args.name}",
+            file=sys.stderr,
+        )
         return 2
     try:
         with signals_after_compiling():
@@ -408,8 +457,8 @@ def _member_main(args: argparse.Namespace) -> int:
         print(f"recipes: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("recipes: interrupted; the member continues when the recipe runs again",
-              file=sys.stderr)  # fmt: skip
+        message = "recipes: interrupted; the member continues when the recipe runs again"
+        print(message, file=sys.stderr)
         return 130
     return 0 if done else OUT_OF_TIME
 
