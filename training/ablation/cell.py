@@ -75,13 +75,19 @@ def run_spec(spec: dict[str, Any]) -> dict[str, Any]:
         deals = learner_results(cfg, net, opponent, spec["report_deals"], spec["report_seed"])
         report[opponent] = {"wins": [w for w, _ in deals], "scores": [s for _, s in deals]}
     return {
-        "setting": spec["setting"], "seed": cfg.seed, "config": spec["config"],
-        "steps": state.env_step, "train_seconds": trained,
+        "setting": spec["setting"],
+        "seed": cfg.seed,
+        "config": spec["config"],
+        "steps": state.env_step,
+        "train_seconds": trained,
         "wall_seconds": earlier["seconds"] + time.monotonic() - start,
-        "resumed_from": earlier["resumed_from"], "curve": state.history,
-        "report_seed": spec["report_seed"], "report_deals": spec["report_deals"],
-        "report": report, "machine": machine(),
-    }  # fmt: skip
+        "resumed_from": earlier["resumed_from"],
+        "curve": state.history,
+        "report_seed": spec["report_seed"],
+        "report_deals": spec["report_deals"],
+        "report": report,
+        "machine": machine(),
+    }
 
 
 def machine() -> str:
@@ -136,9 +142,11 @@ def _attempt(run_dir: Path, resume: dict[str, Any] | None) -> dict[str, Any]:
             if started != earlier.get("counted"):
                 kept = max((run_dir / "latest.pt").stat().st_mtime - started, 0.0)
             earlier["counted"] = started
-        earlier = {"seconds": float(earlier.get("seconds", 0.0)) + kept,
-                   "resumed_from": [*earlier.get("resumed_from", []), resume["env_step"]],
-                   "counted": earlier.get("counted")}  # fmt: skip
+        earlier = {
+            "seconds": float(earlier.get("seconds", 0.0)) + kept,
+            "resumed_from": [*earlier.get("resumed_from", []), resume["env_step"]],
+            "counted": earlier.get("counted"),
+        }
     write_json(path, earlier)
     return earlier
 
@@ -163,8 +171,8 @@ def _run_and_record(directory: Path) -> int:
     try:
         result = run(directory)
     except BaseException as e:
-        write_json(directory / ERROR, {"error": f"{type(e).__name__}: {e}",
-                                       "traceback": traceback.format_exc()})  # fmt: skip
+        error = {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()}
+        write_json(directory / ERROR, error)
         traceback.print_exc()
         return 1
     write_json(directory / RESULT, result)

@@ -96,9 +96,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--report-seed", dest="report_seed", type=int)
     parser.add_argument("--threads", type=int, help="torch threads per cell (default 1)")
     parser.add_argument("--no-progress", action="store_true")
-    parser.add_argument("--reuse", action="append", metavar="DIR",
-                        help="take the finished cells of the study in DIR that train as "
-                             "cells of this one (training.ablation.reuse)")  # fmt: skip
+    parser.add_argument(
+        "--reuse",
+        action="append",
+        metavar="DIR",
+        help="take the finished cells of the study in DIR that train as "
+        "cells of this one (training.ablation.reuse)",
+    )
     backends.add_arguments(parser, default=None)
     return parser
 
@@ -125,9 +129,11 @@ def _merged(args: dict[str, Any]) -> dict[str, Any]:
     if args["study"] is not None:
         data = _read_toml(args["study"])
         if "set" in data:
-            raise ValueError(f"study file {args['study']}: the options every cell shares are "
-                             f"the table [fixed] (as study.json keeps them), not [set]; "
-                             f"rename it")  # fmt: skip
+            raise ValueError(
+                f"study file {args['study']}: the options every cell shares are "
+                f"the table [fixed] (as study.json keeps them), not [set]; "
+                f"rename it"
+            )
     given = {k: v for k, v in args.items() if v is not None and k not in ("study", "no_progress")}
     if "fixed" in given:
         fixed = _assignments(given.pop("fixed"), "--set")
@@ -193,12 +199,14 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as e:  # StudyMismatch, Locked
         raise SystemExit(f"ablation: {e}") from None
     except KeyboardInterrupt:
-        print("ablation: interrupted; finished cells are kept, and re-running the same "
-              "command runs the rest", file=sys.stderr)  # fmt: skip
+        kept = "finished cells are kept, and re-running the same command runs the rest"
+        print(f"ablation: interrupted; {kept}", file=sys.stderr)
         raise SystemExit(130) from None
     failed = [o for o in outcomes if o.result is None]
-    print(f"{len(outcomes) - len(failed)} of {len(outcomes)} cells finished; wrote "
-          f"{', '.join(str(p) for p in paths)}")  # fmt: skip
+    print(
+        f"{len(outcomes) - len(failed)} of {len(outcomes)} cells finished; wrote "
+        f"{', '.join(str(p) for p in paths)}"
+    )
     if failed:
         print(f"{len(failed)} cells failed (re-run the same command to retry them):")
         for o in failed:

@@ -34,8 +34,9 @@ def curve(
     for o in finished:
         if o.cell.setting.name != setting:
             continue
-        rows = sorted((r for r in o.done["curve"] if r["opponent"] == opponent),
-                      key=lambda r: r["env_step"])  # fmt: skip
+        rows = sorted(
+            (r for r in o.done["curve"] if r["opponent"] == opponent), key=lambda r: r["env_step"]
+        )
         for epoch, row in enumerate(rows):
             by_epoch.setdefault(epoch, []).append((row["env_step"], row["win_share"]))
     return [
@@ -58,8 +59,8 @@ def plot_curves(study: Study, finished: Sequence[Outcome], path: Path) -> None:
             bands = [(step, over_seeds(shares)) for step, shares in points]
             known = [(step, ci) for step, ci in bands if ci is not None]
             if known:
-                ax.fill_between([s for s, _ in known], [ci[0] for _, ci in known],
-                                [ci[1] for _, ci in known], alpha=0.15)  # fmt: skip
+                low, high = [ci[0] for _, ci in known], [ci[1] for _, ci in known]
+                ax.fill_between([s for s, _ in known], low, high, alpha=0.15)
         ax.axhline(0.25, color="grey", linestyle=":", linewidth=1)
         ax.set_title(f"vs 3x {opponent} (validation deals)")
         ax.set_xlabel("env steps (learner decisions)")
@@ -85,8 +86,8 @@ def plot_final(study: Study, finished: Sequence[Outcome], path: Path) -> None:
                 y = i * rows + j
                 e = per_setting(values, setting.name)
                 bar = None if e.ci is None else [[e.mean - e.ci[0]], [e.ci[1] - e.mean]]
-                ax.errorbar(e.mean, y, xerr=bar, fmt="o", color=f"C{j}", capsize=3,
-                            label=opponent if i == 0 else None)  # fmt: skip
+                label = opponent if i == 0 else None
+                ax.errorbar(e.mean, y, xerr=bar, fmt="o", color=f"C{j}", capsize=3, label=label)
                 seeds = [mean(v) for (n, _), v in values.items() if n == setting.name]
                 ax.plot(seeds, [y] * len(seeds), "x", color=f"C{j}", alpha=0.5)
         ticks = [i * rows + (len(opponents) - 1) / 2 for i in range(len(settings))]

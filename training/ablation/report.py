@@ -60,8 +60,18 @@ def write_csv(study: Study, outcomes: Sequence[Outcome], path: Path) -> None:
     """One row per cell: its settings, seed, steps, time, and each opponent's figures
     (95% CIs over deals; empty from a single deal, and for failed cells)."""
     options = [k for k, _ in study.grid] + [k for k, _ in study.fixed]
-    head = ["setting", "cheats", "observer", *options, "seed", "status", "steps",
-            "wall_seconds", "report_seed", "report_deals"]  # fmt: skip
+    head = [
+        "setting",
+        "cheats",
+        "observer",
+        *options,
+        "seed",
+        "status",
+        "steps",
+        "wall_seconds",
+        "report_seed",
+        "report_deals",
+    ]
     for opponent in study.eval_opponents:
         for metric in METRICS:
             head += [f"{opponent}_{metric}", f"{opponent}_{metric}_lo", f"{opponent}_{metric}_hi"]
@@ -70,9 +80,14 @@ def write_csv(study: Study, outcomes: Sequence[Outcome], path: Path) -> None:
         writer.writerow([*head, "error"])
         for o in outcomes:
             config, setting = o.cell.config, o.cell.setting
-            row: list[Any] = [setting.label, setting.cheats, setting.observer,
-                              *(as_text(getattr(config, k)) for k in options), o.cell.seed,
-                              "failed" if o.result is None else "done"]  # fmt: skip
+            row: list[Any] = [
+                setting.label,
+                setting.cheats,
+                setting.observer,
+                *(as_text(getattr(config, k)) for k in options),
+                o.cell.seed,
+                "failed" if o.result is None else "done",
+            ]
             if o.result is None:
                 writer.writerow([*row, *[""] * (len(head) - len(row)), o.error])
                 continue
@@ -121,12 +136,19 @@ def _compared(study: Study, finished: Sequence[Outcome], settings: list[Setting]
     if not others:
         return []
     if study.reference not in settings:
-        return [f"## Paired differences against {study.reference.label}", "",
-                "No cell of the reference setting finished, so there are none.", ""]  # fmt: skip
+        return [
+            f"## Paired differences against {study.reference.label}",
+            "",
+            "No cell of the reference setting finished, so there are none.",
+            "",
+        ]
     values = {(o, m): cell_values(finished, o, m) for o in study.eval_opponents for m in METRICS}
     pairings = _pairings(study, values, others)
-    return [*_differences(study, pairings, others), *_power(study, values, pairings, others),
-            *_axes(study, values)]  # fmt: skip
+    return [
+        *_differences(study, pairings, others),
+        *_power(study, values, pairings, others),
+        *_axes(study, values),
+    ]
 
 
 def _setup(study: Study, finished: Sequence[Outcome]) -> list[str]:
@@ -134,7 +156,8 @@ def _setup(study: Study, finished: Sequence[Outcome]) -> list[str]:
     fixed = ", ".join(f"{k}={as_text(v)}" for k, v in study.fixed)
     hours = sum(o.done["wall_seconds"] for o in finished) / 3600
     return [
-        "## Setup", "",
+        "## Setup",
+        "",
         f"- {len(study.settings())} settings x {study.seeds} seeds; {_trained(study, finished)} "
         f"learner decisions per cell, {config.algo.upper()}, trained against "
         f"{', '.join(config.opponents)}; options for every cell: {fixed or 'the defaults'}.",
@@ -148,7 +171,7 @@ def _setup(study: Study, finished: Sequence[Outcome]) -> list[str]:
         f"{len(finished)} finished cells{_reused(finished)} took {hours:.2f} hours of cell "
         f"time in total.",
         "",
-    ]  # fmt: skip
+    ]
 
 
 def _trained(study: Study, finished: Sequence[Outcome]) -> str:
@@ -160,8 +183,10 @@ def _trained(study: Study, finished: Sequence[Outcome]) -> str:
     trained = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}"
     if counts == [study.steps]:
         return trained
-    return (f"{trained} (budget {study.steps:,}; training stops after the first whole "
-            f"collection past it)")  # fmt: skip
+    return (
+        f"{trained} (budget {study.steps:,}; training stops after the first whole "
+        f"collection past it)"
+    )
 
 
 def _reused(finished: Sequence[Outcome]) -> str:
@@ -199,10 +224,15 @@ def _ranked(study: Study, finished: Sequence[Outcome], settings: list[Setting]) 
     head = "| rank | setting | seeds | mean score (all opponents) | " + " | ".join(
         f"win share vs {o}" for o in opponents
     )
-    lines = ["## Results", "",
-             "Mean over seeds, with the 95% t interval across seeds in brackets (n/a from a "
-             "single seed). Ranked by mean score averaged over the opponents.", "",
-             head + " |", "|---" * (4 + len(opponents)) + "|"]  # fmt: skip
+    lines = [
+        "## Results",
+        "",
+        "Mean over seeds, with the 95% t interval across seeds in brackets (n/a from a single "
+        "seed). Ranked by mean score averaged over the opponents.",
+        "",
+        head + " |",
+        "|---" * (4 + len(opponents)) + "|",
+    ]
     rows = []
     for s in settings:
         score = _overall(study, finished, s.name, "mean_score")
@@ -238,12 +268,16 @@ def _pairings(study: Study, values: Values, others: list[Setting]) -> Pairings:
 
 def _differences(study: Study, pairings: Pairings, others: list[Setting]) -> list[str]:
     """The table of paired differences against the reference, and a tally of verdicts."""
-    lines = [f"## Paired differences against {study.reference.label}", "",
-             "On the same report deals; seed i of each setting paired with seed i of the "
-             "reference. 95% intervals over deals (these trained agents) and over seeds "
-             "(another training seed).", "",
-             "| setting | opponent | metric | difference | 95% CI over deals | 95% CI over seeds "
-             "| verdict |", "|---|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        f"## Paired differences against {study.reference.label}",
+        "",
+        "On the same report deals; seed i of each setting paired with seed i of the reference. 95% "
+        "intervals over deals (these trained agents) and over seeds (another training seed).",
+        "",
+        "| setting | opponent | metric | difference | 95% CI over deals | 95% CI over seeds "
+        "| verdict |",
+        "|---|---|---|---|---|---|---|",
+    ]
     verdicts: dict[str, list[str]] = {}
     for s in others:
         for opponent in study.eval_opponents:
@@ -253,9 +287,11 @@ def _differences(study: Study, pairings: Pairings, others: list[Setting]) -> lis
                     lines.append(f"| {s.label} | {opponent} | {words} | n/a | n/a | n/a | {d} |")
                     continue
                 form = "{:+.3f}" if metric == "win_share" else "{:+.2f}"
-                lines.append(f"| {s.label} | {opponent} | {words} | {form.format(d.mean)} | "
-                             f"{text(d.over_deals, form)} | {text(d.over_seeds, form)} | "
-                             f"{d.verdict} |")  # fmt: skip
+                lines.append(
+                    f"| {s.label} | {opponent} | {words} | {form.format(d.mean)} | "
+                    f"{text(d.over_deals, form)} | {text(d.over_seeds, form)} | "
+                    f"{d.verdict} |"
+                )
                 verdicts.setdefault(d.verdict, []).append(f"{s.name} vs {opponent} ({words})")
     return lines + _tally(verdicts)
 
@@ -266,38 +302,52 @@ def _tally(verdicts: dict[str, list[str]]) -> list[str]:
     lines = ["", f"Of these {count} differences:", ""]
     for verdict in (DISTINGUISHABLE, DEALS_ONLY, NOT):
         found = verdicts.get(verdict, [])
-        lines.append(f"- **{verdict}** from zero ({len(found)}): "
-                     f"{'; '.join(found) if found else 'none'}.")  # fmt: skip
-    return [*lines, "", f"Each interval is a 95% interval on its own: among {count} "
-            f"differences that were all truly zero, about {count / 20:.1f} would still "
-            f"exclude zero by chance. Read single verdicts with that in mind.", ""]  # fmt: skip
+        lines.append(
+            f"- **{verdict}** from zero ({len(found)}): {'; '.join(found) if found else 'none'}."
+        )
+    return [
+        *lines,
+        "",
+        f"Each interval is a 95% interval on its own: among {count} "
+        f"differences that were all truly zero, about {count / 20:.1f} would still "
+        f"exclude zero by chance. Read single verdicts with that in mind.",
+        "",
+    ]
 
 
 def _power(study: Study, values: Values, pairings: Pairings, others: list[Setting]) -> list[str]:
     """The smallest win-share difference the study could detect against each opponent,
     and the settings that differ from the reference by more (stats.detectable)."""
     ref = study.reference
-    lines = ["## Power", "",
-             f"The smallest difference in win share from {ref.label} that a paired interval "
-             "over seeds would call distinguishable at 95%, from the spread of every "
-             "setting's per-seed differences (pooled). A true difference of that size is "
-             "called distinguishable a little over half the time; one 1.5 times as large, "
-             "about 85% of the time.", "",
-             "| opponent | detectable difference | pooled sd of per-seed differences "
-             "| seeds | settings pooled | settings distinguishable from the reference |",
-             "|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "## Power",
+        "",
+        f"The smallest difference in win share from {ref.label} that a paired interval "
+        "over seeds would call distinguishable at 95%, from the spread of every setting's per-seed "
+        "differences (pooled). A true difference of that size is called distinguishable a little "
+        "over half the time; one 1.5 times as large, about 85% of the time.",
+        "",
+        "| opponent | detectable difference | pooled sd of per-seed differences | seeds "
+        "| settings pooled | settings distinguishable from the reference |",
+        "|---|---|---|---|---|---|",
+    ]
     for opponent in study.eval_opponents:
         try:
             power = detectable(values[opponent, "win_share"], ref.name)
         except ValueError as e:
             lines.append(f"| {opponent} | n/a | n/a | n/a | n/a | {e} |")
             continue
-        differ = [f"{s.label} ({d.mean:+.3f})" for s in others
-                  if isinstance(d := pairings[s.name, opponent, "win_share"], Difference)
-                  and d.verdict == DISTINGUISHABLE]  # fmt: skip
+        differ = [
+            f"{s.label} ({d.mean:+.3f})"
+            for s in others
+            if isinstance(d := pairings[s.name, opponent, "win_share"], Difference)
+            and d.verdict == DISTINGUISHABLE
+        ]
         counted = f"{power.comparisons} of {len(others)}"
-        lines.append(f"| {opponent} | {power.threshold:.3f} | {power.sd:.3f} | {power.seeds} "
-                     f"| {counted} | {'; '.join(differ) or 'none'} |")  # fmt: skip
+        lines.append(
+            f"| {opponent} | {power.threshold:.3f} | {power.sd:.3f} | {power.seeds} "
+            f"| {counted} | {'; '.join(differ) or 'none'} |"
+        )
     return [*lines, ""]
 
 
@@ -308,17 +358,24 @@ def _axes(study: Study, values: Values) -> list[str]:
     axes = study.axes()
     if len(axes) < 2:
         return []
-    lines = ["## Each axis, averaged over the others", "",
-             "Win share of each level of an axis minus the reference's level, both averaged "
-             "over every level of the other axes (seed by seed, over the seeds all of those "
-             "cells finished), with 95% intervals over deals and over seeds.", "",
-             "| axis | level | against | opponent | difference | 95% CI over deals "
-             "| 95% CI over seeds | verdict |", "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "## Each axis, averaged over the others",
+        "",
+        "Win share of each level of an axis minus the reference's level, both averaged over every "
+        "level of the other axes (seed by seed, over the seeds all of those cells finished), with "
+        "95% intervals over deals and over seeds.",
+        "",
+        "| axis | level | against | opponent | difference | 95% CI over deals | 95% CI over seeds "
+        "| verdict |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for axis in axes:
         ref = axis.level_of(study.reference)
         # opponent -> level -> the level's settings pooled into one (stats.pooled)
-        pools = {o: {x: pooled(values[o, "win_share"], [m.name for m in members], x)
-                     for x, members in axis.levels} for o in study.eval_opponents}  # fmt: skip
+        pools = {}
+        for o in study.eval_opponents:
+            wins = values[o, "win_share"]
+            pools[o] = {x: pooled(wins, [m.name for m in ms], x) for x, ms in axis.levels}
         for level in [level for level, _ in axis.levels if level != ref]:
             named = [x if axis.name == "observer" else f"{axis.name}={x}" for x in (level, ref)]
             for opponent, pool in pools.items():
@@ -328,29 +385,39 @@ def _axes(study: Study, values: Values) -> list[str]:
                 except Unpaired:
                     lines.append(f"{row} n/a | n/a | n/a | no seed finished every cell of both |")
                     continue
-                lines.append(f"{row} {d.mean:+.3f} | {text(d.over_deals, '{:+.3f}')} | "
-                             f"{text(d.over_seeds, '{:+.3f}')} | {d.verdict} |")  # fmt: skip
+                lines.append(
+                    f"{row} {d.mean:+.3f} | {text(d.over_deals, '{:+.3f}')} | "
+                    f"{text(d.over_seeds, '{:+.3f}')} | {d.verdict} |"
+                )
     return [*lines, ""]
 
 
 def _trends(study: Study, finished: Sequence[Outcome], settings: list[Setting]) -> list[str]:
     """Whether the validation curves have flattened: each setting's late slope
     (stats.late_slope) against each opponent, mean over seeds with its t interval."""
-    lines = ["## Have the curves flattened?", "",
-             "The change in validation win share per million learner decisions over the second "
-             "half of the budget: a least-squares line through each cell's evaluations from "
-             f"{study.steps // 2:,} decisions on, averaged over seeds, with the 95% t interval "
-             "across seeds (n/a from one seed, or fewer than two evaluations in that half). An "
-             "interval that holds zero: no rise or fall the seeds agree on.", "",
-             "| setting | " + " | ".join(f"vs {o}" for o in study.eval_opponents) + " |",
-             "|---" * (1 + len(study.eval_opponents)) + "|"]  # fmt: skip
+    lines = [
+        "## Have the curves flattened?",
+        "",
+        "The change in validation win share per million learner decisions over the second half of "
+        "the budget: a least-squares line through each cell's evaluations from "
+        f"{study.steps // 2:,} decisions on, averaged over seeds, with the 95% t interval "
+        "across seeds (n/a from one seed, or fewer than two evaluations in that half). An interval "
+        "that holds zero: no rise or fall the seeds agree on.",
+        "",
+        "| setting | " + " | ".join(f"vs {o}" for o in study.eval_opponents) + " |",
+        "|---" * (1 + len(study.eval_opponents)) + "|",
+    ]
     for s in settings:
         row = [s.label]
         for opponent in study.eval_opponents:
-            slopes = [late_slope(o.done["curve"], opponent, study.steps) for o in finished
-                      if o.cell.setting.name == s.name]  # fmt: skip
+            slopes = [
+                late_slope(o.done["curve"], opponent, study.steps)
+                for o in finished
+                if o.cell.setting.name == s.name
+            ]
             known = [x for x in slopes if x is not None]
-            row.append(f"{mean(known):+.3f} {text(over_seeds(known), '{:+.3f}')}"
-                       if known else "n/a")  # fmt: skip
+            row.append(
+                f"{mean(known):+.3f} {text(over_seeds(known), '{:+.3f}')}" if known else "n/a"
+            )
         lines.append("| " + " | ".join(row) + " |")
     return [*lines, ""]

@@ -46,12 +46,14 @@ class Reused:
         'reused 0 finished cells of studies/a (3 more had been reused before)'
         """
         if not self.matching:
-            return (f"reused no cell of {sources}: none of its finished cells trains as a "
-                    f"cell of this study (the same config and seed) on the same report "
-                    f"deals")  # fmt: skip
+            return (
+                f"reused no cell of {sources}: none of its finished cells trains as a "
+                f"cell of this study (the same config and seed) on the same report "
+                f"deals"
+            )
         before = self.matching - len(self.copied)
-        return (f"reused {len(self.copied)} finished cells of {sources}"
-                + (f" ({before} more had been reused before)" if before else ""))  # fmt: skip
+        earlier = f" ({before} more had been reused before)" if before else ""
+        return f"reused {len(self.copied)} finished cells of {sources}{earlier}"
 
 
 def reuse_cells(cells: Sequence[Cell], study: Study, sources: Sequence[Path]) -> Reused:
@@ -64,15 +66,18 @@ def reuse_cells(cells: Sequence[Cell], study: Study, sources: Sequence[Path]) ->
     found: dict[str, tuple[Path, dict[str, Any]]] = {}
     for source in sources:
         if not (source / STUDY_FILE).is_file():
-            raise StudyMismatch(f"--reuse {source}: no {STUDY_FILE} there; expected the run "
-                                f"directory of a study")  # fmt: skip
+            raise StudyMismatch(
+                f"--reuse {source}: no {STUDY_FILE} there; expected the run directory of a study"
+            )
         for path in sorted(source.glob(f"cells/*/*/{RESULT}")):
             data = read_result(path, then="it is not reused")
             if data is not None:
                 key = _key(data["config"], data["report_seed"], data["report_deals"])
                 found.setdefault(key, (path, data))
-    matches = [(cell, found.get(_key(cell.config, study.report_seed, study.report_deals)))
-               for cell in cells]  # fmt: skip
+    matches = [
+        (cell, found.get(_key(cell.config, study.report_seed, study.report_deals)))
+        for cell in cells
+    ]
     copied = []
     for cell, match in matches:
         if match is None or read_result(cell.directory / RESULT) is not None:
@@ -81,8 +86,8 @@ def reuse_cells(cells: Sequence[Cell], study: Study, sources: Sequence[Path]) ->
         cell.directory.mkdir(parents=True, exist_ok=True)
         with cell_lock(cell):
             write_json(cell.directory / SPEC, cell_spec(cell, study))
-            write_json(cell.directory / RESULT, {**result, "setting": cell.setting.label,
-                                                 "reused_from": str(origin.parent)})  # fmt: skip
+            mine = {"setting": cell.setting.label, "reused_from": str(origin.parent)}
+            write_json(cell.directory / RESULT, {**result, **mine})
         copied.append(cell)
     return Reused(copied, sum(match is not None for _, match in matches))
 

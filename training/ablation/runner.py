@@ -81,8 +81,9 @@ def prepare(study: Study, root: Path) -> list[Cell]:
         try:
             saved = json.loads(saved_file.read_text(encoding="utf-8"))
         except ValueError as e:
-            raise StudyMismatch(f"{saved_file} is not a study record ({e}); use another "
-                                f"--run-dir") from None  # fmt: skip
+            raise StudyMismatch(
+                f"{saved_file} is not a study record ({e}); use another --run-dir"
+            ) from None
         differ = differences(saved, study)
         if differ and any(root.glob(f"cells/*/*/{RESULT}")):
             raise StudyMismatch(
@@ -119,17 +120,24 @@ def _take_over(study: Study, root: Path) -> None:
     and the cells are reused (finished) or continued like any re-run's."""
     foreign = sorted(p.name for p in root.iterdir() if p.name not in STUDY_ENTRIES)
     if foreign:
-        raise StudyMismatch(f"{root} holds files but no {STUDY_FILE}, and not only a study's "
-                            f"({', '.join(foreign)}); use another --run-dir")  # fmt: skip
+        raise StudyMismatch(
+            f"{root} holds files but no {STUDY_FILE}, and not only a study's "
+            f"({', '.join(foreign)}); use another --run-dir"
+        )
     cells = {cell.directory: cell for cell in study.cells(root)}
     found = _cell_directories(root)
     problems = [p for p in (_not_like(d, cells, study) for d in found) if p is not None]
     if problems:
-        raise StudyMismatch(f"{root} has no {STUDY_FILE}, and its cells are not all this "
-                            f"study's: {'; '.join(problems)}; run the study they belong to, "
-                            f"or use another --run-dir (nothing was changed)")  # fmt: skip
-    print(f"ablation: {root} had no {STUDY_FILE}; the {len(found)} cells in it are this "
-          f"study's: finished ones are kept, the others continue", file=sys.stderr)  # fmt: skip
+        raise StudyMismatch(
+            f"{root} has no {STUDY_FILE}, and its cells are not all this "
+            f"study's: {'; '.join(problems)}; run the study they belong to, "
+            f"or use another --run-dir (nothing was changed)"
+        )
+    print(
+        f"ablation: {root} had no {STUDY_FILE}; the {len(found)} cells in it are this "
+        f"study's: finished ones are kept, the others continue",
+        file=sys.stderr,
+    )
 
 
 def _not_like(directory: Path, cells: dict[Path, Cell], study: Study) -> str | None:
@@ -156,8 +164,8 @@ def _unlike(cell: Cell, study: Study) -> str | None:
         if not isinstance(record, dict) or not isinstance(record.get("config"), dict):
             return f"{cell.name}: its {name} is not a record this study can read"
         keys = _other_options(record["config"], cell)
-        keys += [k for k in ("report_seed", "report_deals")
-                 if k in record and record[k] != getattr(study, k)]  # fmt: skip
+        measured = ("report_seed", "report_deals")
+        keys += [k for k in measured if k in record and record[k] != getattr(study, k)]
         if keys:
             return f"{cell.name} ({name}) trains with other options ({', '.join(keys)})"
     return None
@@ -189,8 +197,18 @@ def trained_as(config: Config | dict[str, Any]) -> Config:
     return replace(cfg, run_dir="")
 
 
-RESULT_KEYS = ("setting", "seed", "config", "steps", "train_seconds", "wall_seconds", "curve",
-               "report_seed", "report_deals", "report")  # fmt: skip
+RESULT_KEYS = (
+    "setting",
+    "seed",
+    "config",
+    "steps",
+    "train_seconds",
+    "wall_seconds",
+    "curve",
+    "report_seed",
+    "report_deals",
+    "report",
+)
 
 
 def _finished(cell: Cell) -> dict[str, Any] | None:
@@ -223,9 +241,12 @@ def _not_a_result(path: Path, why: str, then: str) -> dict[str, Any] | None:
 
 
 def run_cells(
-    cells: list[Cell], study: Study, workers: int, progress: bool = True,
+    cells: list[Cell],
+    study: Study,
+    workers: int,
+    progress: bool = True,
     backend: Backend | None = None,
-) -> list[Outcome]:  # fmt: skip
+) -> list[Outcome]:
     """Run every unfinished cell (``workers`` at a time locally, or on ``backend``);
     every cell's outcome, in order."""
     if workers < 1:
@@ -239,8 +260,8 @@ def run_cells(
         else:
             outcomes[cell.directory] = Outcome(cell, done)
     todo.sort(key=lambda cell: cell.seed)  # stable: settings in order within a seed
-    bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc="cells", unit="cell",
-               disable=not progress, dynamic_ncols=True)  # fmt: skip
+    shown = {"disable": not progress, "dynamic_ncols": True}
+    bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc="cells", unit="cell", **shown)
     try:
         if backend is not None and backend.name != "local":
             _run_on(backend, todo, study, outcomes, bar)
@@ -330,8 +351,12 @@ def _prepare_cell(cell: Cell, study: Study) -> dict[str, Any]:
 
 def cell_spec(cell: Cell, study: Study) -> dict[str, Any]:
     """What ``cell.json`` holds: the setting, its training config and the report deals."""
-    return {"setting": cell.setting.label, "config": cell.config.to_dict(),
-            "report_deals": study.report_deals, "report_seed": study.report_seed}  # fmt: skip
+    return {
+        "setting": cell.setting.label,
+        "config": cell.config.to_dict(),
+        "report_deals": study.report_deals,
+        "report_seed": study.report_seed,
+    }
 
 
 def cell_lock(cell: Cell) -> DirectoryLock:
@@ -351,8 +376,8 @@ def _start(cell: Cell, study: Study) -> tuple[subprocess.Popen[bytes], IO[bytes]
     """Launch the cell's process (it ends if this process does: it is given our pid)."""
     _prepare_cell(cell, study)
     log = (cell.directory / LOG).open("ab")  # every attempt's output
-    command = [sys.executable, "-m", "training.ablation.cell", str(cell.directory),
-               str(os.getpid())]  # fmt: skip
+    arguments = [str(cell.directory), str(os.getpid())]
+    command = [sys.executable, "-m", "training.ablation.cell", *arguments]
     return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT), log
 
 

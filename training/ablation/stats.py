@@ -183,8 +183,10 @@ def pooled(cells: CellValues, members: Sequence[str], name: str) -> CellValues:
     """
     seeds = sorted({s for n, s in cells if n == members[0]})
     both = [s for s in seeds if all((m, s) in cells for m in members)]
-    return {(name, s): [mean(v) for v in zip(*(cells[m, s] for m in members), strict=True)]
-            for s in both}  # fmt: skip
+    return {
+        (name, s): [mean(v) for v in zip(*(cells[m, s] for m in members), strict=True)]
+        for s in both
+    }
 
 
 def late_slope(curve: Sequence[Mapping[str, Any]], opponent: str, budget: int) -> float | None:
@@ -197,8 +199,11 @@ def late_slope(curve: Sequence[Mapping[str, Any]], opponent: str, budget: int) -
     >>> round(late_slope(curve, "h", 2_000_000), 6)  # 0.25, 0.26, 0.27 at 1M, 1.5M, 2M
     0.02
     """
-    points = [(e["env_step"] / 1e6, e["win_share"]) for e in curve
-              if e["opponent"] == opponent and e["env_step"] >= budget / 2]  # fmt: skip
+    points = [
+        (e["env_step"] / 1e6, e["win_share"])
+        for e in curve
+        if e["opponent"] == opponent and e["env_step"] >= budget / 2
+    ]
     if len(points) < 2:
         return None
     mx, my = mean([x for x, _ in points]), mean([y for _, y in points])
@@ -244,7 +249,8 @@ def detectable(cells: CellValues, reference: str) -> Power:
         fewest = len(diffs) if not count else min(fewest, len(diffs))
         count += 1
     if not count:
-        raise ValueError(f"no setting has two seeds paired with {reference!r}: no spread "
-                         f"to measure")  # fmt: skip
+        raise ValueError(
+            f"no setting has two seeds paired with {reference!r}: no spread to measure"
+        )
     sd = math.sqrt(squares / df)
     return Power(t95(fewest - 1) * sd / math.sqrt(fewest), sd, fewest, count)

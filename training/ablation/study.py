@@ -35,8 +35,17 @@ ALL_OBSERVERS = ("simple", "card_counting", "history", "planes", "charlesworth",
 # what the study itself sets in every cell (--observers, --seeds, --steps, --threads, the
 # run directory), and what would make cells unequal or unrepeatable (a wall-clock budget;
 # where a cell runs is the study's --backend): --set and --grid may not touch them
-OWN = ("observer", "seed", "steps", "run_dir", "threads", "max_minutes", "backend",
-       "ray_address", *STUDY_ONLY)  # fmt: skip
+OWN = (
+    "observer",
+    "seed",
+    "steps",
+    "run_dir",
+    "threads",
+    "max_minutes",
+    "backend",
+    "ray_address",
+    *STUDY_ONLY,
+)
 # the measurement: the same deals and opponents for every cell, so not in --grid
 MEASURED = ("eval_opponents", "eval_seed", "eval_deals", "eval_engine")
 CHEATING = "cheating upper bound"
@@ -72,8 +81,7 @@ def coerce(key: str, value: Any) -> Any:
     if not isinstance(default, tuple):
         return _allowed(key, _scalar(key, type(default), value))
     if not isinstance(value, str | list | tuple):
-        raise ValueError(f"option {key!r} takes a list (or space-separated values), not "
-                         f"{value!r}")  # fmt: skip
+        raise ValueError(f"option {key!r} takes a list (or space-separated values), not {value!r}")
     items = value.split() if isinstance(value, str) else list(value)
     kind = type(default[0]) if default else str
     return tuple(_allowed(key, _scalar(key, kind, v)) for v in items)
@@ -247,8 +255,9 @@ class Study:
             observers.make(name)
             for key, _ in own:
                 if key in grid_keys:
-                    raise ValueError(f"observer entry {entry!r} sets {key!r}, which --set or "
-                                     f"--grid sets too")  # fmt: skip
+                    raise ValueError(
+                        f"observer entry {entry!r} sets {key!r}, which --set or --grid sets too"
+                    )
         if len(set(self.observers)) != len(self.observers):
             raise ValueError(f"observers are listed twice: {list(self.observers)}")
         for name in ("seeds", "steps", "report_deals", "threads"):
@@ -307,16 +316,14 @@ class Study:
         per_entry = len(settings) // len(self.observers)
         found = []
         if len(self.observers) > 1:
-            entries = enumerate(self.observers)
-            found.append(Axis("observer", tuple(
-                (entry, tuple(settings[i * per_entry:(i + 1) * per_entry])) for i, entry in entries
-            )))  # fmt: skip
+            blocks = [settings[i : i + per_entry] for i in range(0, len(settings), per_entry)]
+            levels = zip(self.observers, map(tuple, blocks), strict=True)
+            found.append(Axis("observer", tuple(levels)))
         for key, values in self.grid:
             if len(values) > 1:
-                found.append(Axis(key, tuple(
-                    (as_text(v), tuple(s for s in settings if dict(s.values)[key] == v))
-                    for v in values
-                )))  # fmt: skip
+                having = [tuple(s for s in settings if dict(s.values)[key] == v) for v in values]
+                levels = zip(map(as_text, values), having, strict=True)
+                found.append(Axis(key, tuple(levels)))
         return found
 
     @property
@@ -333,10 +340,14 @@ class Study:
                 directory = root / "cells" / setting.slug / f"seed{seed}"
                 options = {**dict(self.fixed), **dict(setting.values)}
                 cfg = replace(
-                    Config(threads=self.threads), **options, observer=setting.observer,
-                    seed=seed, steps=self.steps, run_dir=str(directory / "run"),
+                    Config(threads=self.threads),
+                    **options,
+                    observer=setting.observer,
+                    seed=seed,
+                    steps=self.steps,
+                    run_dir=str(directory / "run"),
                     upper_bound=setting.cheats,
-                )  # fmt: skip
+                )
                 out.append(Cell(setting, seed, cfg, directory))
         return out
 
@@ -371,8 +382,7 @@ class Study:
         values["observers"] = tuple(listed)
         for key in ("fixed", "grid"):
             if not isinstance(values.get(key, {}), dict | list | tuple):
-                raise ValueError(f"study key {key!r} takes a table of options, got "
-                                 f"{values[key]!r}")  # fmt: skip
+                raise ValueError(f"study key {key!r} takes a table of options, got {values[key]!r}")
         values["fixed"] = _pairs(values.get("fixed", {}))
         grid = _pairs(values.get("grid", {}))
         for key, listed in grid:
@@ -382,8 +392,14 @@ class Study:
         return cls(**values, command=command)
 
 
-_TYPES = {"seeds": int, "steps": int, "report_deals": int, "report_seed": int, "threads": int,
-          "baseline": str}  # fmt: skip
+_TYPES = {
+    "seeds": int,
+    "steps": int,
+    "report_deals": int,
+    "report_seed": int,
+    "threads": int,
+    "baseline": str,
+}
 _WORDS = {int: "an integer", str: "text"}
 
 
