@@ -74,9 +74,12 @@ def view_of(games: Games, slot: int, seat: int) -> View:
 
 def _fallback(observer: Observer) -> Encoder:
     def encode(
-        games: Games, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        games: Games,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        out: np.ndarray,
         rows: np.ndarray | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         places = rows_of(slots, rows).tolist()
         for i, (slot, seat) in enumerate(zip(slots.tolist(), seats.tolist(), strict=True)):
             full = observer.perfect_information  # replaying the game is slow: only if needed

@@ -28,6 +28,7 @@ from envs.engine import MAX_COMBOS, Games, Tables
 from envs.kernels import heuristic, replies, search
 from envs.kernels.combos import enumerate_combos
 from envs.kernels.heuristic import HeuristicArrays
+from envs.kernels.turns import CatalogArrays, GameArrays
 
 
 class CompiledHeuristic:
@@ -40,8 +41,8 @@ class CompiledHeuristic:
         (PASS, -1, for a finished game)."""
         slots = np.ascontiguousarray(slots, dtype=np.int64)
         out = np.empty(len(slots), np.int64)
-        arrays = heuristic_arrays(games.tables.rules)
-        heuristic.choose(slots, games.arrays, games.tables.arrays, arrays, out)
+        state, cat, heur = heuristic_inputs(games)
+        heuristic.choose(slots, state, cat, heur, out)
         return out
 
     def plan_features(self, games: Games, slots: np.ndarray, legal: Legal) -> np.ndarray:
@@ -49,9 +50,9 @@ class CompiledHeuristic:
         of each game of ``slots``, one row per move of its ``legal`` list (zeros past it)."""
         slots = np.ascontiguousarray(slots, dtype=np.int64)
         out = np.zeros((*legal.moves.shape, heuristic.PLAN_FEATURES), np.int8)
-        heuristic.plan_features(slots, self.choose(games, slots), legal.moves,
-                                legal.counts, games.arrays, games.tables.arrays,
-                                heuristic_arrays(games.tables.rules), out)  # fmt: skip
+        chosen = self.choose(games, slots)
+        state, cat, heur = heuristic_inputs(games)
+        heuristic.plan_features(slots, chosen, legal.moves, legal.counts, state, cat, heur, out)
         return out
 
     def reply_features(
@@ -62,9 +63,8 @@ class CompiledHeuristic:
         move of its ``legal`` list (zeros past it)."""
         slots = np.ascontiguousarray(slots, dtype=np.int64)
         out = np.zeros((*legal.moves.shape, replies.REPLY_FEATURES), np.int8)
-        replies.reply_features(slots, legal.moves, legal.counts, cheat, games.arrays,
-                               games.tables.arrays, heuristic_arrays(games.tables.rules),
-                               out)  # fmt: skip
+        state, cat, heur = heuristic_inputs(games)
+        replies.reply_features(slots, legal.moves, legal.counts, cheat, state, cat, heur, out)
         return out
 
     def playout_winners(self, games: Games, slots: np.ndarray) -> np.ndarray:
@@ -82,9 +82,9 @@ class CompiledHeuristic:
         """
         slots = np.ascontiguousarray(slots, dtype=np.int64)
         out = np.empty(len(slots), np.int64)
-        scratch = _scratch(games.tables.rules)
-        search.playout_winners(slots, games.arrays, scratch.arrays, games.tables.arrays,
-                               heuristic_arrays(games.tables.rules), out)  # fmt: skip
+        scratch = _scratch(games.tables.rules).arrays
+        state, cat, heur = heuristic_inputs(games)
+        search.playout_winners(slots, state, scratch, cat, heur, out)
         return out
 
     def __repr__(self) -> str:
@@ -95,6 +95,12 @@ class CompiledHeuristic:
 def _scratch(rules: Rules) -> Games:
     """A one-game state per rules preset that playouts are copied into."""
     return Games(1, Tables.of(rules))
+
+
+def heuristic_inputs(games: Games) -> tuple[GameArrays, CatalogArrays, HeuristicArrays]:
+    """What the heuristic's kernels read of ``games``: its arrays, its catalog's, and
+    :func:`heuristic_arrays` of its rules."""
+    return games.arrays, games.tables.arrays, heuristic_arrays(games.tables.rules)
 
 
 @cache
@@ -121,8 +127,8 @@ def make_plan(hand: int, rules: Rules) -> list[int]:
 def plan_cost(hand: int, rules: Rules) -> float:
     """What shedding ``hand`` costs, as ``big2.players.heuristic.plan_cost``."""
     arrays = Tables.of(rules).arrays
-    cost = heuristic.best_fives(np.uint64(hand), _fives(hand, rules), arrays,
-                                heuristic_arrays(rules))[0]  # fmt: skip
+    fives = _fives(hand, rules)
+    cost = heuristic.best_fives(np.uint64(hand), fives, arrays, heuristic_arrays(rules))[0]
     return float(cost)
 
 

@@ -75,10 +75,11 @@ class Decisions:
     def take(self, rows: Any) -> Decisions:
         """The record of ``rows`` only (an index array, a mask or a slice)."""
         return Decisions(
-            self.observation[rows], self.legal[rows],
+            self.observation[rows],
+            self.legal[rows],
             None if self.features is None else self.features[rows],
             None if self.critic is None else self.critic[rows],
-        )  # fmt: skip
+        )
 
     def widen(self, width: int) -> Decisions:
         """The record with its legal rows (and features) padded to ``width`` columns."""
@@ -169,9 +170,13 @@ class DecisionMaker:
     """Makes :class:`Decisions` (and :class:`Legal` lists) from a :class:`Games`' arrays."""
 
     def __init__(
-        self, games: Games, observer: Observer, codec: Any,
-        critic_observer: Observer | None = None, legal_features: LegalFeatures | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        games: Games,
+        observer: Observer,
+        codec: Any,
+        critic_observer: Observer | None = None,
+        legal_features: LegalFeatures | None = None,
+    ) -> None:
         self.games, self.observer, self.codec = games, observer, codec
         self.encode = batch_encoder(observer)[0]
         self.critic_observer = critic_observer
@@ -188,8 +193,8 @@ class DecisionMaker:
         legal_ranges(slots, g.arrays, t.arrays, lo, hi, may_pass, counts)
         width = max(1, int(counts.max()) if n else 1)
         moves, actions = np.empty((n, width), np.int32), np.empty((n, width), np.int32)
-        fill_legal(slots, g.arrays, t.arrays, lo, hi, may_pass, self.hand_actions,
-                   self.codec.n - 1, moves, actions)  # fmt: skip
+        state, cat, last = g.arrays, t.arrays, self.codec.n - 1  # last: the highest action
+        fill_legal(slots, state, cat, lo, hi, may_pass, self.hand_actions, last, moves, actions)
         return Legal(moves, actions, counts)
 
     def decisions(
@@ -210,9 +215,13 @@ class DecisionMaker:
         return Decisions(obs, legal.actions.copy(), features, seen)
 
     def encode_into(
-        self, slots: np.ndarray, seats: np.ndarray, rows: np.ndarray, observation: np.ndarray,
+        self,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        rows: np.ndarray,
+        observation: np.ndarray,
         critic: np.ndarray | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """Encode ``seats`` of ``slots`` into rows ``rows`` (all zero) of ``observation``,
         and of ``critic`` when given (the critic observer's vector)."""
         self.encode(self.games, slots, seats, observation, rows)

@@ -52,10 +52,15 @@ POLICY, OPPONENT = 1, 0  # the two kinds seated (indices into the Opponents' mix
 
 
 def deal_results(
-    policy: BatchPolicy, opponent: str | BatchPolicy, n_deals: int, seed: int = 0,
-    rules: Rules = STANDARD, observer: Observer | str = "simple", actions: str = "catalog",
+    policy: BatchPolicy,
+    opponent: str | BatchPolicy,
+    n_deals: int,
+    seed: int = 0,
+    rules: Rules = STANDARD,
+    observer: Observer | str = "simple",
+    actions: str = "catalog",
     legal_features: LegalFeatures | None = None,
-) -> list[tuple[int, int]]:  # fmt: skip
+) -> list[tuple[int, int]]:
     """Per deal, the policy's (wins, total score) over its four games (see the module).
 
     ``policy`` sees what the vector env shows a seat: ``observer``'s vector, the legal
@@ -79,9 +84,15 @@ def _entropy(seed: int, *keys: int) -> list[int]:
 
 
 def _play(
-    policy: BatchPolicy, opponent: str | BatchPolicy, deals: range, seed: int, rules: Rules,
-    observer: Observer, codec: codecs.ActionCodec, legal_features: LegalFeatures | None,
-) -> list[tuple[int, int]]:  # fmt: skip
+    policy: BatchPolicy,
+    opponent: str | BatchPolicy,
+    deals: range,
+    seed: int,
+    rules: Rules,
+    observer: Observer,
+    codec: codecs.ActionCodec,
+    legal_features: LegalFeatures | None,
+) -> list[tuple[int, int]]:
     """Play ``deals`` to the end, all games at once: game 4 i + s seats the policy in seat
     s on deal ``deals[i]``."""
     n = len(deals) * N_SEATS
@@ -104,5 +115,5 @@ def _play(
     seats.advance()  # every game to its end
     won = games.winner == mine
     scores = np.array([games.scores(g)[s] for g, s in enumerate(mine.tolist())])
-    return [(int(won[i : i + N_SEATS].sum()), int(scores[i : i + N_SEATS].sum()))
-            for i in range(0, n, N_SEATS)]  # fmt: skip
+    wins, totals = won.reshape(-1, N_SEATS).sum(axis=1), scores.reshape(-1, N_SEATS).sum(axis=1)
+    return [(int(w), int(total)) for w, total in zip(wins, totals, strict=True)]

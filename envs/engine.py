@@ -162,8 +162,8 @@ class Games:
         cat = catalog(self.tables.rules)
         for i in range(len(entries), int(self.n_moves[slot])):
             move, before = int(self.log_move[slot, i]), int(self.log_table[slot, i])
-            entries.append(LogEntry(int(self.log_seat[slot, i]), cat[move] if move >= 0 else PASS,
-                                    cat[before] if before >= 0 else None))  # fmt: skip
+            played, table = cat[move] if move >= 0 else PASS, cat[before] if before >= 0 else None
+            entries.append(LogEntry(int(self.log_seat[slot, i]), played, table))
         return History(entries)
 
     def apply(self, slots: np.ndarray, moves: np.ndarray) -> None:

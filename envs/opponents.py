@@ -26,7 +26,7 @@ import numpy as np
 from big2.hand_ranking import PASS, catalog
 from big2.players import Agent, load_agent
 from envs.batch_observers import view_of
-from envs.compiled_heuristic import CompiledHeuristic, heuristic_arrays
+from envs.compiled_heuristic import CompiledHeuristic, heuristic_inputs
 from envs.decisions import BatchPolicy, DecisionMaker, Legal
 from envs.engine import MAX_MOVES, Games
 from envs.kernels.opponents import CODES
@@ -46,9 +46,12 @@ class Opponents:
     """
 
     def __init__(
-        self, maker: DecisionMaker, mix: Sequence[str | BatchPolicy | list[BatchPolicy]],
-        rng: np.random.Generator, draw: str = "seat",
-    ) -> None:  # fmt: skip
+        self,
+        maker: DecisionMaker,
+        mix: Sequence[str | BatchPolicy | list[BatchPolicy]],
+        rng: np.random.Generator,
+        draw: str = "seat",
+    ) -> None:
         _check_mix(mix)
         check_draw(draw)
         self.maker, self.games, self.mix, self.rng = maker, maker.games, list(mix), rng
@@ -98,9 +101,7 @@ class Opponents:
         draws[np.arange(len(slots)), learners] = -1
         self.learner[slots], self.kind[slots], self.drawn[slots] = learners, draws, -1
 
-    def seat(
-        self, slots: np.ndarray, kinds: np.ndarray, streams: np.ndarray | None = None
-    ) -> None:  # fmt: skip
+    def seat(self, slots: np.ndarray, kinds: np.ndarray, streams: np.ndarray | None = None) -> None:
         """Seat ``kinds[i]`` (an index into the mix for each of the 4 seats) in game
         ``slots[i]``, with no learner: :meth:`advance` then plays these games to their end
         (the arena's seatings in the compiled engine: :mod:`envs.duplicate`).
@@ -111,11 +112,14 @@ class Opponents:
         """
         kinds = np.asarray(kinds, np.int64)
         if kinds.shape != (len(slots), 4) or not ((kinds >= 0) & (kinds < len(self.mix))).all():
-            raise ValueError(f"kinds must be ({len(slots)}, 4) indices into the mix of "
-                             f"{len(self.mix)}, got {kinds.tolist()}")  # fmt: skip
+            raise ValueError(
+                f"kinds must be ({len(slots)}, 4) indices into the mix of "
+                f"{len(self.mix)}, got {kinds.tolist()}"
+            )
         if streams is not None and streams.shape != (len(slots), MAX_MOVES):
-            raise ValueError(f"streams must be ({len(slots)}, {MAX_MOVES}) uniforms, "
-                             f"got shape {streams.shape}")  # fmt: skip
+            raise ValueError(
+                f"streams must be ({len(slots)}, {MAX_MOVES}) uniforms, got shape {streams.shape}"
+            )
         for slot, draws in zip(slots.tolist(), kinds, strict=True):
             self._seat(slot, -1, draws)
         if streams is not None:
@@ -140,9 +144,8 @@ class Opponents:
         """Let opponents move until every game is at its learner's turn or over."""
         games = self.games
         if self._codes is not None and self.streams is None:  # the same rounds, compiled
-            heur = heuristic_arrays(games.tables.rules)
-            advance_compiled(self.learner, self.kind, self._codes, self.rng, games.arrays,
-                             games.tables.arrays, heur)  # fmt: skip
+            state, cat, heur = heuristic_inputs(games)
+            advance_compiled(self.learner, self.kind, self._codes, self.rng, state, cat, heur)
             return
         while True:
             slots = np.flatnonzero((games.winner < 0) & (games.turn != self.learner))
@@ -243,8 +246,10 @@ def check_draw(draw: Any) -> None:
 def _check_mix(mix: Any) -> None:
     """Raise ValueError unless ``mix`` is a non-empty list of opponents (agent specs, batch
     policies, or lists of batch policies)."""
-    expected = ("expected a list of agent specs (such as ['random', 'heuristic']), batch "
-                "policies or lists of them (pools), or None for all seats")  # fmt: skip
+    expected = (
+        "expected a list of agent specs (such as ['random', 'heuristic']), batch "
+        "policies or lists of them (pools), or None for all seats"
+    )
     if isinstance(mix, str | bytes) or not isinstance(mix, Sequence):
         raise ValueError(f"opponents must be a list, got {mix!r}; {expected}")
     if not len(mix):

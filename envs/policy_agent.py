@@ -77,8 +77,10 @@ class PolicyAgent:
         self.observer = observers.make(observer, rules) if isinstance(observer, str) else observer
         self.cheating_features = bool(getattr(features, "perfect_information", False))
         if self.cheating_features and not cheat:
-            raise ValueError(f"features {features!r} read every hand; agents see views "
-                             f"(cheat=True makes a labelled upper bound)")  # fmt: skip
+            raise ValueError(
+                f"features {features!r} read every hand; agents see views "
+                "(cheat=True makes a labelled upper bound)"
+            )
         if self.observer.perfect_information and not cheat:
             raise ValueError(
                 f"observer {self.observer.name!r} needs the full game; agents see views "
@@ -132,8 +134,9 @@ class PolicyAgent:
         weights = np.exp(logits[legal] - logits[legal].max())
         probabilities = weights / weights.sum()
         top = np.argsort(-probabilities, kind="stable")[:THOUGHT_SIZE]
-        return Thought(tuple(Candidate(self.codec.decode(int(legal[i]), hand),
-                                       float(probabilities[i])) for i in top))  # fmt: skip
+        moves = [self.codec.decode(int(legal[i]), hand) for i in top]
+        chances = [float(probabilities[i]) for i in top]
+        return Thought(tuple(map(Candidate, moves, chances)))
 
     def scores(self, view: View, legal_moves: Sequence[HandRanking]) -> list[float]:
         """The policy's logit of each legal move, in order (a prior for search)."""

@@ -61,9 +61,9 @@ class CompiledRollouts:
         history = np.array([_index(e.move) for e in view.history], np.int64)
         candidates = np.array([_index(m) for m in moves], np.int64)
         wins = np.zeros(len(moves), np.int64)
-        search.rollout_wins(np.array(deals, np.uint64).reshape(-1, 4), history, candidates,
-                            view.seat, games.arrays, games.tables.arrays,
-                            heuristic_arrays(rules), wins)  # fmt: skip
+        hands = np.array(deals, np.uint64).reshape(-1, 4)
+        state, cat, heur = games.arrays, games.tables.arrays, heuristic_arrays(rules)
+        search.rollout_wins(hands, history, candidates, view.seat, state, cat, heur, wins)
         return [int(w) for w in wins]
 
     def __repr__(self) -> str:
@@ -89,9 +89,12 @@ class PolicyRollouts:
     round = 64
 
     def __init__(
-        self, policy: BatchPolicy, observer: Observer, actions: ActionCodec | str = "catalog",
+        self,
+        policy: BatchPolicy,
+        observer: Observer,
+        actions: ActionCodec | str = "catalog",
         legal_features: LegalFeatures | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.policy, self.observer, self.legal_features = policy, observer, legal_features
         self.codec = codecs.make(actions, observer.rules) if isinstance(actions, str) else actions
 
@@ -100,8 +103,10 @@ class PolicyRollouts:
     ) -> list[int]:
         """How many of ``deals`` ``view.seat`` wins after each of ``moves``."""
         if view.rules != self.observer.rules:
-            raise ValueError(f"the policy's observer was built for {self.observer.rules.name}, "
-                             f"not {view.rules.name}")  # fmt: skip
+            raise ValueError(
+                f"the policy's observer was built for {self.observer.rules.name}, "
+                f"not {view.rules.name}"
+            )
         k, n = len(moves), len(deals) * len(moves)
         games = Games(n, Tables.of(view.rules))
         firsts = np.arange(0, n, k)  # each deal is dealt and replayed once, then copied

@@ -135,15 +135,20 @@ class Big2VectorEnv(gym.vector.VectorEnv):
     """Many games of Big Two in one call; see the module docstring."""
 
     def __init__(
-        self, num_envs: int, observer: Observer | str = "simple", actions: str = "catalog",
+        self,
+        num_envs: int,
+        observer: Observer | str = "simple",
+        actions: str = "catalog",
         rules: Rules | str = "standard",
         opponents: Sequence[str | BatchPolicy | list[BatchPolicy]] | None = None,
-        reward: str = "score", seed: int | None = None,
+        reward: str = "score",
+        seed: int | None = None,
         critic_observer: Observer | str | None = None,
         legal_features: LegalFeatures | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
-        opponent_draw: str = "seat", copy: bool = True,
-    ) -> None:  # fmt: skip
+        opponent_draw: str = "seat",
+        copy: bool = True,
+    ) -> None:
         mode = AutoresetMode(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
         if mode not in AUTORESET_MODES:
             raise ValueError(f"autoreset_mode must be one of {AUTORESET_MODES}, got {mode!r}")
@@ -341,8 +346,8 @@ class Big2VectorEnv(gym.vector.VectorEnv):
     def _finish(self, ended: np.ndarray, rewards: np.ndarray) -> dict[str, Any]:
         """Credit the final rewards of the games in ``ended``; their final records."""
         winner = self.games.winner[ended]
-        final = final_reward_rows(self.games.final_scores(ended), winner, self.rules,
-                                  self.reward_mode)  # fmt: skip
+        scores = self.games.final_scores(ended)
+        final = final_reward_rows(scores, winner, self.rules, self.reward_mode)
         slots, seats = self._seated(ended)
         agents = self._agent(slots, seats)
         game = np.repeat(np.arange(len(ended)), self.seats_per_game)  # each agent's game
@@ -350,15 +355,23 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         finals = self.out.finals
         finals.put(agents, winner[game], seats, final[game])
         mask = finals.mask
-        results = {"winner": finals.winner, "final_rewards": finals.rewards,
-                   "_winner": mask, "_final_rewards": mask}  # fmt: skip
+        results = {
+            "winner": finals.winner,
+            "final_rewards": finals.rewards,
+            "_winner": mask,
+            "_final_rewards": mask,
+        }
         if not self.same_step:  # the finished game stays in its slot until the next step
             return results
         self.maker.encode_into(slots, seats, agents, finals.observation, finals.critic)
         finals.with_observations()
         final_info = results | {"seat": finals.seat, "_seat": mask}
-        return {"final_obs": finals.obs, "_final_obs": mask, "final_info": final_info,
-                "_final_info": mask}  # fmt: skip
+        return {
+            "final_obs": finals.obs,
+            "_final_obs": mask,
+            "final_info": final_info,
+            "_final_info": mask,
+        }
 
     def _seated(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(game, seat) of every agent of ``slots``: each seat, or each game's learner."""

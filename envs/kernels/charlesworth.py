@@ -48,8 +48,8 @@ class Starts(NamedTuple):
     @classmethod
     def of(cls, observer: Observer) -> Starts:
         t, piece = observer.targets, {"high_cards": "high_cards"}
-        piece |= {f: f"hand_slots.{f}" for f in ("rank", "suit", "pair", "triple", "quads",
-                                                 "run", "flush")}  # fmt: skip
+        hand_slots = ("rank", "suit", "pair", "triple", "quads", "run", "flush")
+        piece |= {f: f"hand_slots.{f}" for f in hand_slots}
         piece |= {f: f"opponents.{f}" for f in ("cards_left", "aces_twos", "kinds")}
         piece |= {f: f"table.{f}" for f in ("key_rank", "key_suit", "control", "type", "passes")}
         starts = {field: t[name][0] for field, name in piece.items()}
@@ -73,13 +73,14 @@ def charlesworth_encoder(observer: Observer) -> Encoder:
     faithful = bool(getattr(observer, "faithful", False))
 
     def encode(
-        games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        games: Any,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        out: np.ndarray,
         rows: np.ndarray | None = None,
-    ) -> None:  # fmt: skip
-        _encode_charlesworth(
-            slots, seats, rows_of(slots, rows), games.arrays, games.tables.arrays, span,
-            faithful, at, out,
-        )  # fmt: skip
+    ) -> None:
+        state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
+        _encode_charlesworth(slots, seats, rows, state, cat, span, faithful, at, out)
 
     return encode
 
@@ -145,9 +146,15 @@ def _hand_slots(hand: np.uint64, span: int, at: Starts, out: np.ndarray, i: int)
 
 @numba.njit(cache=True)
 def _table(
-    i: int, g: int, seat: int, state: GameArrays, c: CatalogArrays, faithful: bool, at: Starts,
+    i: int,
+    g: int,
+    seat: int,
+    state: GameArrays,
+    c: CatalogArrays,
+    faithful: bool,
+    at: Starts,
     out: np.ndarray,
-) -> None:  # fmt: skip
+) -> None:
     """The ``table`` piece: key card, control, type, passes."""
     t = state.table[g]
     if t < 0:

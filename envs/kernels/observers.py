@@ -25,9 +25,13 @@ class Encoder(Protocol):
     row that is all zero (the kernels write only the ones)."""
 
     def __call__(
-        self, games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        self,
+        games: Any,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        out: np.ndarray,
         rows: np.ndarray | None = None,
-    ) -> None: ...  # fmt: skip
+    ) -> None: ...
 
 
 def rows_of(slots: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
@@ -80,8 +84,8 @@ class HistoryStarts(NamedTuple):
     @classmethod
     def of(cls, observer: Observer) -> HistoryStarts:
         t = observer.targets
-        return cls(t["history.seat"][0], t["history.pass"][0], t["history.cards"][0],
-                   t["history"][1], observer.shapes["history"][0])  # fmt: skip
+        seat, passed, cards = (t[f"history.{field}"][0] for field in ("seat", "pass", "cards"))
+        return cls(seat, passed, cards, t["history"][1], observer.shapes["history"][0])
 
 
 class PlanesStarts(NamedTuple):
@@ -110,11 +114,14 @@ def simple_encoder(observer: Observer) -> Encoder:
     at = SimpleStarts.of(observer)
 
     def encode(
-        games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        games: Any,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        out: np.ndarray,
         rows: np.ndarray | None = None,
-    ) -> None:  # fmt: skip
-        _encode_simple(slots, seats, rows_of(slots, rows), games.arrays, games.tables.arrays,
-                       at, out)  # fmt: skip
+    ) -> None:
+        state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
+        _encode_simple(slots, seats, rows, state, cat, at, out)
 
     return encode
 
@@ -125,9 +132,12 @@ def counting_encoder(observer: Observer) -> Encoder:
     at, counting = SimpleStarts.of(observer), CountingStarts.of(observer)
 
     def encode(
-        games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        games: Any,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        out: np.ndarray,
         rows: np.ndarray | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
         _encode_simple(slots, seats, rows, state, cat, at, out)
         _encode_counting(slots, seats, rows, state, counting, out)
@@ -160,9 +170,14 @@ def context(
 
 @numba.njit(cache=True)
 def _encode_simple(
-    slots: np.ndarray, seats: np.ndarray, rows: np.ndarray, state: GameArrays, cat: CatalogArrays,
-    at: SimpleStarts, out: np.ndarray,
-) -> None:  # fmt: skip
+    slots: np.ndarray,
+    seats: np.ndarray,
+    rows: np.ndarray,
+    state: GameArrays,
+    cat: CatalogArrays,
+    at: SimpleStarts,
+    out: np.ndarray,
+) -> None:
     for i in range(slots.shape[0]):
         game, seat, row = slots[i], seats[i], rows[i]
         cards_kernel(state.hands[game, seat], out, row, at.hand)
@@ -177,9 +192,13 @@ def _encode_simple(
 
 @numba.njit(cache=True)
 def _encode_counting(
-    slots: np.ndarray, seats: np.ndarray, rows: np.ndarray, state: GameArrays, at: CountingStarts,
+    slots: np.ndarray,
+    seats: np.ndarray,
+    rows: np.ndarray,
+    state: GameArrays,
+    at: CountingStarts,
     out: np.ndarray,
-) -> None:  # fmt: skip
+) -> None:
     for i in range(slots.shape[0]):
         game, seat, row = slots[i], seats[i], rows[i]
         seen = state.hands[game, seat]
@@ -200,9 +219,12 @@ def history_encoder(observer: Observer) -> Encoder:
     simple, at = SimpleStarts.of(observer), HistoryStarts.of(observer)  # the instance's k
 
     def encode(
-        games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        games: Any,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        out: np.ndarray,
         rows: np.ndarray | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
         _encode_simple(slots, seats, rows, state, cat, simple, out)
         _encode_history(slots, seats, rows, state, cat, at, out)
@@ -212,9 +234,14 @@ def history_encoder(observer: Observer) -> Encoder:
 
 @numba.njit(cache=True)
 def _encode_history(
-    slots: np.ndarray, seats: np.ndarray, rows: np.ndarray, state: GameArrays, cat: CatalogArrays,
-    at: HistoryStarts, out: np.ndarray,
-) -> None:  # fmt: skip
+    slots: np.ndarray,
+    seats: np.ndarray,
+    rows: np.ndarray,
+    state: GameArrays,
+    cat: CatalogArrays,
+    at: HistoryStarts,
+    out: np.ndarray,
+) -> None:
     """The last ``at.rows`` moves, oldest first, in the last rows."""
     for i in range(slots.shape[0]):
         game, seat, row = slots[i], seats[i], rows[i]
@@ -235,20 +262,28 @@ def planes_encoder(observer: Observer) -> Encoder:
     at = PlanesStarts.of(observer)
 
     def encode(
-        games: Any, slots: np.ndarray, seats: np.ndarray, out: np.ndarray,
+        games: Any,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        out: np.ndarray,
         rows: np.ndarray | None = None,
-    ) -> None:  # fmt: skip
-        _encode_planes(slots, seats, rows_of(slots, rows), games.arrays, games.tables.arrays,
-                       at, out)  # fmt: skip
+    ) -> None:
+        state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
+        _encode_planes(slots, seats, rows, state, cat, at, out)
 
     return encode
 
 
 @numba.njit(cache=True)
 def _encode_planes(
-    slots: np.ndarray, seats: np.ndarray, rows: np.ndarray, state: GameArrays, cat: CatalogArrays,
-    at: PlanesStarts, out: np.ndarray,
-) -> None:  # fmt: skip
+    slots: np.ndarray,
+    seats: np.ndarray,
+    rows: np.ndarray,
+    state: GameArrays,
+    cat: CatalogArrays,
+    at: PlanesStarts,
+    out: np.ndarray,
+) -> None:
     """Channels hand, table, played by me .. previous, unseen; the context; cards left / 13."""
     for i in range(slots.shape[0]):
         game, seat, row = slots[i], seats[i], rows[i]
