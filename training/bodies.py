@@ -103,8 +103,9 @@ class PlanesBody(nn.Module):
         channels, suits, ranks = piece.shape
         self.by_rank = nn.Sequential(nn.Conv2d(channels, RANK_MAPS, (suits, 1)), nn.ReLU())
         self.runs = nn.Sequential(nn.Conv1d(RANK_MAPS, RUN_MAPS, 5, padding=2), nn.ReLU())
-        self.by_suit = nn.Sequential(nn.Conv2d(channels, SUIT_MAPS, (1, 5), padding=(0, 2)),
-                                     nn.ReLU())  # fmt: skip
+        self.by_suit = nn.Sequential(
+            nn.Conv2d(channels, SUIT_MAPS, (1, 5), padding=(0, 2)), nn.ReLU()
+        )
         width = (RANK_MAPS + RUN_MAPS) * ranks + SUIT_MAPS * suits * ranks + len(rest)
         self.mlp = mlp([width, *hidden])
 
@@ -184,8 +185,8 @@ class HandReader(nn.Module):
             piece = pieces["hand_slots"]
             rows, width = piece.shape
             columns = piece.columns()
-            self.slots = (offsets[piece.name], rows, width, columns["rank"].start,
-                          columns["suit"].start)  # fmt: skip
+            rank, suit = columns["rank"].start, columns["suit"].start
+            self.slots = (offsets[piece.name], rows, width, rank, suit)
         else:
             raise ValueError(
                 f"observer {observer.name!r} shows no hand the action scorer can read "

@@ -55,11 +55,17 @@ def make_env(cfg: Config, seed: int, pool: list[SnapshotPolicy] | None = None) -
         mix = [self_play if spec == SELF else spec for spec in cfg.opponents]
     critic = cfg.critic_observer if cfg.algo == "ppo" and cfg.critic_observer else None
     return Big2VectorEnv(
-        cfg.envs * (4 if cfg.all_seats else 1), cfg.observer, cfg.actions, cfg.rules,
-        opponents=mix, reward=cfg.reward, seed=seed, critic_observer=critic,
+        cfg.envs * (4 if cfg.all_seats else 1),
+        cfg.observer,
+        cfg.actions,
+        cfg.rules,
+        opponents=mix,
+        reward=cfg.reward,
+        seed=seed,
+        critic_observer=critic,
         legal_features=cfg.features(),
         opponent_draw=cfg.opponent_draw,
-    )  # fmt: skip
+    )
 
 
 class LinearDecay(LRSchedulerFactory):
@@ -102,16 +108,30 @@ def make_algorithm(cfg: Config, progress: Callable[[], float] | None = None) -> 
         seen = observers.make(cfg.critic_observer or cfg.observer, cfg.rules)
         critic = Critic(seen, cfg.hidden, key=critic_key)
         algorithm: PPO | DQN = PPO(
-            policy=policy, critic=critic, optim=optim, gamma=cfg.gamma, ent_coef=cfg.ent_coef,
-            gae_lambda=cfg.gae_lambda, eps_clip=cfg.eps_clip, vf_coef=cfg.vf_coef,
+            policy=policy,
+            critic=critic,
+            optim=optim,
+            gamma=cfg.gamma,
+            ent_coef=cfg.ent_coef,
+            gae_lambda=cfg.gae_lambda,
+            eps_clip=cfg.eps_clip,
+            vf_coef=cfg.vf_coef,
             max_grad_norm=cfg.max_grad_norm,
-        )  # fmt: skip
+        )
     else:
-        q_policy = MaskedQPolicy(model=make_actor(cfg, QNet), action_space=positions,
-                                 eps_training=cfg.eps_train, eps_inference=0.0)  # fmt: skip
-        algorithm = DQN(policy=q_policy, optim=optim, gamma=cfg.gamma,
-                        n_step_return_horizon=cfg.n_step,
-                        target_update_freq=cfg.target_update_freq)  # fmt: skip
+        q_policy = MaskedQPolicy(
+            model=make_actor(cfg, QNet),
+            action_space=positions,
+            eps_training=cfg.eps_train,
+            eps_inference=0.0,
+        )
+        algorithm = DQN(
+            policy=q_policy,
+            optim=optim,
+            gamma=cfg.gamma,
+            n_step_return_horizon=cfg.n_step,
+            target_update_freq=cfg.target_update_freq,
+        )
     return algorithm.to(device_of(cfg))
 
 
@@ -123,8 +143,19 @@ def acting_net(algorithm: PPO | DQN) -> MaskedActor:
 
 
 # what a checkpoint given to --init must share with the run
-ARCHITECTURE = ("algo", "observer", "actions", "rules", "hidden", "action_head", "action_rest",
-                "plan_features", "reply_features", "action_context", "body")  # fmt: skip
+ARCHITECTURE = (
+    "algo",
+    "observer",
+    "actions",
+    "rules",
+    "hidden",
+    "action_head",
+    "action_rest",
+    "plan_features",
+    "reply_features",
+    "action_context",
+    "body",
+)
 
 
 def architecture_differences(theirs: dict[str, Any], ours: dict[str, Any], where: str) -> list[str]:
@@ -135,9 +166,11 @@ def architecture_differences(theirs: dict[str, Any], ours: dict[str, Any], where
     >>> architecture_differences(small, large, "here")
     ['hidden: [8] there, [16] here']
     """
-    return [f"{k}: {checkpoint.setting(theirs, k)!r} there, {checkpoint.setting(ours, k)!r} "
-            f"{where}" for k in ARCHITECTURE
-            if checkpoint.setting(theirs, k) != checkpoint.setting(ours, k)]  # fmt: skip
+    return [
+        f"{k}: {checkpoint.setting(theirs, k)!r} there, {checkpoint.setting(ours, k)!r} {where}"
+        for k in ARCHITECTURE
+        if checkpoint.setting(theirs, k) != checkpoint.setting(ours, k)
+    ]
 
 
 def load_init(cfg: Config, algorithm: PPO | DQN) -> None:

@@ -38,8 +38,14 @@ KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "histor
 READ_FAULTS = (errno.EACCES, errno.EPERM, errno.EIO)  # a file that may be fine, unreadable here
 SHIPPED = {"trained": "trained.pt", "trained-charlesworth": "trained-charlesworth.pt"}  # by name
 # config keys added after the first checkpoints, with the value older runs used
-LATER_KEYS = {"action_head": "dot", "action_rest": False, "plan_features": False,
-              "reply_features": False, "action_context": False, "body": "auto"}  # fmt: skip
+LATER_KEYS = {
+    "action_head": "dot",
+    "action_rest": False,
+    "plan_features": False,
+    "reply_features": False,
+    "action_context": False,
+    "body": "auto",
+}
 
 
 def setting(cfg: dict[str, Any], key: str) -> Any:
@@ -218,8 +224,8 @@ class NetworkAgent(PolicyAgent):
     :meth:`search_rollouts`, so the searching seat plays the network in every rollout."""
 
     def __init__(self, net: Actor, cfg: Config, name: str, *, cheat: bool = False) -> None:
-        super().__init__(NumpyLogits(net), cfg.observer, cfg.actions, get_rules(cfg.rules), name,
-                         cfg.features(), cheat=cheat)  # fmt: skip
+        inputs = (cfg.observer, cfg.actions, get_rules(cfg.rules))
+        super().__init__(NumpyLogits(net), *inputs, name, cfg.features(), cheat=cheat)
         self.net, self.cfg = net, cfg
 
     def search_rollouts(self, net: Actor | None = None) -> PolicyRollouts:

@@ -61,15 +61,33 @@ def ensemble_data(sources: Sequence[Path | str]) -> dict[str, Any]:
     datas = [checkpoint.load(s) for s in sources]
     for source, data in zip(sources, datas, strict=True):
         _check_member(source, data, sources[0], datas[0]["config"])
-    state = {f"{ACTOR}members.{m}.{k[len(ACTOR):]}": v for m, data in enumerate(datas)
-             for k, v in data["state"].items() if k.startswith(ACTOR)}  # fmt: skip
-    runs = [{"seed": d["config"]["seed"], "run_dir": d["config"]["run_dir"],
-             "env_step": d["env_step"], "history": d["history"]} for d in datas]  # fmt: skip
-    return {"config": datas[0]["config"], "state": state, "epoch": 0,
-            "env_step": sum(d["env_step"] for d in datas),
-            "update_step": sum(d["update_step"] for d in datas), "history": [],
-            "snapshots": [], "exported": True, "members": len(datas),
-            "member_runs": runs}  # fmt: skip
+    state = {
+        f"{ACTOR}members.{m}.{k[len(ACTOR) :]}": v
+        for m, data in enumerate(datas)
+        for k, v in data["state"].items()
+        if k.startswith(ACTOR)
+    }
+    runs = [
+        {
+            "seed": d["config"]["seed"],
+            "run_dir": d["config"]["run_dir"],
+            "env_step": d["env_step"],
+            "history": d["history"],
+        }
+        for d in datas
+    ]
+    return {
+        "config": datas[0]["config"],
+        "state": state,
+        "epoch": 0,
+        "env_step": sum(d["env_step"] for d in datas),
+        "update_step": sum(d["update_step"] for d in datas),
+        "history": [],
+        "snapshots": [],
+        "exported": True,
+        "members": len(datas),
+        "member_runs": runs,
+    }
 
 
 def member_data(source: Path | str, member: int) -> dict[str, Any]:
@@ -85,13 +103,21 @@ def member_data(source: Path | str, member: int) -> dict[str, Any]:
     state = {ACTOR + k[len(prefix) :]: v for k, v in data["state"].items() if k.startswith(prefix)}
     run = data["member_runs"][member]
     config = {**data["config"], "seed": run["seed"], "run_dir": run["run_dir"]}
-    return {"config": config, "state": state, "epoch": 0, "env_step": run["env_step"],
-            "update_step": 0, "history": run["history"], "snapshots": [],
-            "exported": True}  # fmt: skip
+    return {
+        "config": config,
+        "state": state,
+        "epoch": 0,
+        "env_step": run["env_step"],
+        "update_step": 0,
+        "history": run["history"],
+        "snapshots": [],
+        "exported": True,
+    }
 
 
-def _check_member(source: Path | str, data: dict[str, Any], first: Path | str,
-                  first_config: dict[str, Any]) -> None:  # fmt: skip
+def _check_member(
+    source: Path | str, data: dict[str, Any], first: Path | str, first_config: dict[str, Any]
+) -> None:
     """Raise :class:`CheckpointError` unless ``source`` can join an ensemble with ``first``."""
     if data.get("members"):
         raise CheckpointError(f"{source} is an ensemble already: name its members instead")

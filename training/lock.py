@@ -118,9 +118,11 @@ class DirectoryLock:
     def _write_holder(self) -> None:
         assert self._fd is not None
         holder = {
-            "pid": os.getpid(), "host": socket.gethostname(), "command": " ".join(sys.argv),
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "command": " ".join(sys.argv),
             "since": time.strftime("%Y-%m-%d %H:%M:%S"),
-        }  # fmt: skip
+        }
         with suppress(OSError):  # a full disk: the lock holds without the details
             os.ftruncate(self._fd, 0)
             os.pwrite(self._fd, json.dumps(holder).encode(), 0)

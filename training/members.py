@@ -51,8 +51,8 @@ def train_in_processes(recipe: Recipe, run_dir: Path, max_minutes: float, jobs: 
     start = time.monotonic()
     todo = [m for m in range(recipe.members) if not progress.finished(m)]
     running: dict[int, tuple[subprocess.Popen[bytes], IO[bytes]]] = {}
-    bar = tqdm(total=recipe.members * recipe.steps, initial=progress.total(), desc=recipe.name,
-               unit="step", unit_scale=True, dynamic_ncols=True)  # fmt: skip
+    total, shown = recipe.members * recipe.steps, {"unit_scale": True, "dynamic_ncols": True}
+    bar = tqdm(total=total, initial=progress.total(), desc=recipe.name, unit="step", **shown)
     finished, interrupted = True, False
     try:
         while todo or running:
@@ -86,9 +86,9 @@ def train_in_processes(recipe: Recipe, run_dir: Path, max_minutes: float, jobs: 
 
 def member_command(recipe: Recipe, run_dir: Path, member: int, max_minutes: float) -> list[str]:
     """The command line that trains ``member`` (its parent: this process)."""
-    return [sys.executable, "-m", "training.recipes", recipe.name, "--run-dir", str(run_dir),
-            "--member", str(member), "--parent", str(os.getpid()),
-            "--max-minutes", repr(max(max_minutes, 0.0))]  # fmt: skip
+    which = ["--run-dir", str(run_dir), "--member", str(member), "--parent", str(os.getpid())]
+    budget = ["--max-minutes", repr(max(max_minutes, 0.0))]
+    return [sys.executable, "-m", "training.recipes", recipe.name, *which, *budget]
 
 
 def log_path(run_dir: Path, member: int) -> Path:
@@ -134,8 +134,10 @@ class Progress:
     read again only when its file changes)."""
 
     def __init__(self, recipe: Recipe, run_dir: Path) -> None:
-        self.stages = {m: [recipe.config(k, run_dir, m) for k in range(len(recipe.stages))]
-                       for m in range(recipe.members)}  # fmt: skip
+        self.stages = {
+            m: [recipe.config(k, run_dir, m) for k in range(len(recipe.stages))]
+            for m in range(recipe.members)
+        }
         self.seen: dict[Path, tuple[int, int]] = {}  # path -> (mtime, decisions)
 
     def total(self) -> int:
@@ -145,8 +147,10 @@ class Progress:
 
     def finished(self, member: int) -> bool:
         """Whether ``member`` has trained every stage's steps."""
-        return all(self._decisions(Path(cfg.run_dir) / "latest.pt") >= cfg.steps
-                   for cfg in self.stages[member])  # fmt: skip
+        return all(
+            self._decisions(Path(cfg.run_dir) / "latest.pt") >= cfg.steps
+            for cfg in self.stages[member]
+        )
 
     def _decisions(self, path: Path) -> int:
         try:

@@ -141,12 +141,15 @@ class ActionScorer(nn.Module):
         self.context = nn.Linear(2 * embed, meets) if context else None
         self.joint: nn.Module | None = None
         if self.fused:
-            self.joint = nn.Sequential(nn.Linear(width + n_features, 2 * embed), nn.ReLU(),
-                                       nn.Linear(2 * embed, embed), nn.ReLU(),
-                                       nn.Linear(embed, 1))  # fmt: skip
+            self.joint = nn.Sequential(
+                nn.Linear(width + n_features, 2 * embed),
+                nn.ReLU(),
+                nn.Linear(2 * embed, embed),
+                nn.ReLU(),
+                nn.Linear(embed, 1),
+            )
         elif head == "mlp":
-            self.joint = nn.Sequential(nn.Linear(2 * embed, embed), nn.ReLU(),
-                                       nn.Linear(embed, 1))  # fmt: skip
+            self.joint = nn.Sequential(nn.Linear(2 * embed, embed), nn.ReLU(), nn.Linear(embed, 1))
 
     def forward(
         self, hidden: torch.Tensor, legal: torch.Tensor, obs: torch.Tensor, plan: Any = None
@@ -166,8 +169,9 @@ class ActionScorer(nn.Module):
         out[rows, slots] = scores
         return out
 
-    def _score(self, hidden: torch.Tensor, f: torch.Tensor, rows: torch.Tensor,
-               n_rows: int) -> torch.Tensor:  # fmt: skip
+    def _score(
+        self, hidden: torch.Tensor, f: torch.Tensor, rows: torch.Tensor, n_rows: int
+    ) -> torch.Tensor:
         """(N,) scores of the N legal actions with features ``f`` (action i of row
         ``rows[i]``) from the body's (B, width) output ``hidden``."""
         action = None if self.action is None else self.action(f)
@@ -238,8 +242,9 @@ class MaskedActor(nn.Module):
             self.body, hand = mlp([observer, *hidden]), None
         self.scorer = None
         if features is not None:
-            self.scorer = ActionScorer(features, hidden[-1], head=head, hand=hand, plan=plan,
-                                       context=context)  # fmt: skip
+            self.scorer = ActionScorer(
+                features, hidden[-1], head=head, hand=hand, plan=plan, context=context
+            )
         self.head = nn.Linear(hidden[-1], n_actions) if features is None else None
 
     @property
@@ -382,9 +387,9 @@ def store_width(cfg: Config) -> int:
 def make_actor(cfg: Config, kind: type[MaskedActor] = MaskedActor) -> MaskedActor:
     """The acting network a config describes: PPO's actor, or DQN's Q-network (``QNet``)."""
     codec = codecs.make(cfg.actions, get_rules(cfg.rules))
-    return kind(observers.make(cfg.observer, cfg.rules), codec.n, cfg.hidden,
-                action_features(codec), cfg.action_head, cfg.action_rest,
-                feature_scale(cfg.features()), cfg.action_context, cfg.body)  # fmt: skip
+    observer, scale = observers.make(cfg.observer, cfg.rules), feature_scale(cfg.features())
+    scoring = (action_features(codec), cfg.action_head, cfg.action_rest, scale, cfg.action_context)
+    return kind(observer, codec.n, cfg.hidden, *scoring, cfg.body)
 
 
 def feature_scale(features: Features | None) -> tuple[float, ...]:

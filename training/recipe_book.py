@@ -86,8 +86,8 @@ class Recipe:
         settings = self.settings(k)
         init = str(stage_dir(run_dir, self, k - 1, member) / "best.pt") if k else ""
         seed = 1000 * (self.members * self.seed + member) + k
-        return Config.from_dict({**settings, "seed": seed, "init": init,
-                                 "run_dir": str(stage_dir(run_dir, self, k, member))})  # fmt: skip
+        where = {"seed": seed, "init": init, "run_dir": str(stage_dir(run_dir, self, k, member))}
+        return Config.from_dict({**settings, **where})
 
     @property
     def steps(self) -> int:
@@ -133,19 +133,31 @@ def stage_dir(run_dir: Path, recipe: Recipe, k: int, member: int = 0) -> Path:
 # further; it runs no Python opponent, and 8M decisions of two members side by side take
 # about 1 1/2 hours on 2 cores, leaving stage 2 its 20 minutes of the 2 hours a recipe
 # may take (docs/training.md, "The recipes' steps", says what each tried gave).
-SELF_PLAY = Stage("self-play", {
-    "opponents": ("self-all",), "steps": 8_000_000, "epoch_steps": 1_000_000,
-})  # fmt: skip
+SELF_PLAY = Stage(
+    "self-play",
+    {
+        "opponents": ("self-all",),
+        "steps": 8_000_000,
+        "epoch_steps": 1_000_000,
+    },
+)
 
 # Then the fixed opponents, three of a kind at each table (heuristic at half of them,
 # greedy and random at a quarter each), at a third of the learning rate and with a fresh
 # critic (the self-play critic's values are those of another game). On the validation
 # deals the pairs gained 1-4 points of win share against every opponent but STANDARD's
 # heuristic (+0.2) over self-play alone (docs/training.md, "The recipes' steps").
-TABLES = Stage("tables", {
-    "opponents": ("heuristic", "heuristic", "greedy", "random"), "opponent_draw": "game",
-    "lr": 1e-4, "init_critic": False, "steps": 2_000_000, "epoch_steps": 500_000,
-})  # fmt: skip
+TABLES = Stage(
+    "tables",
+    {
+        "opponents": ("heuristic", "heuristic", "greedy", "random"),
+        "opponent_draw": "game",
+        "lr": 1e-4,
+        "init_critic": False,
+        "steps": 2_000_000,
+        "epoch_steps": 500_000,
+    },
+)
 
 # CHARLESWORTH's stages since 2026-11-28: the same ten million decisions, split 5 + 5.
 # Its members' best self-play epochs were the 5th and 3rd of 8, and at fixed tables they

@@ -132,9 +132,13 @@ class Rollout:
         return self._pending(agents, record, act, rew, ended), episodes
 
     def _pending(
-        self, agents: np.ndarray, record: Decisions, act: np.ndarray, rew: np.ndarray,
+        self,
+        agents: np.ndarray,
+        record: Decisions,
+        act: np.ndarray,
+        rew: np.ndarray,
         ended: np.ndarray,
-    ) -> list[Chunk]:  # fmt: skip
+    ) -> list[Chunk]:
         """All seats: hold the acting agents' transitions until each acts again or its game
         ends, adding the rewards that land meanwhile."""
         for i, agent in enumerate(agents.tolist()):
@@ -237,8 +241,10 @@ class GreedyPolicy:
         scores = np.where(legal >= 0, logits.cpu().numpy(), -np.inf)  # padding never wins
         if np.isnan(scores).any():
             rows = np.flatnonzero(np.isnan(scores).any(axis=1)).tolist()
-            raise ValueError(f"the network scored NaN for decisions {rows[:10]}: its weights "
-                             f"or inputs hold NaN or inf")  # fmt: skip
+            raise ValueError(
+                f"the network scored NaN for decisions {rows[:10]}: its weights "
+                f"or inputs hold NaN or inf"
+            )
         best = scores == scores.max(axis=1, keepdims=True)
         chosen: np.ndarray = np.where(best, legal, np.iinfo(legal.dtype).max).min(axis=1)
         return chosen

@@ -44,9 +44,19 @@ from training.lock import LOCK_FILE, REMEDIES, locked
 
 TMP = ".tmp"  # the suffix of a file being written (write_whole)
 # what a run writes (the .tmp files: a save cut short)
-FILES = ("config.json", "latest.pt", "best.pt", "evaluations.json", "curve.png", LOCK_FILE,
-         "latest.pt.tmp", "best.pt.tmp", "config.json.tmp", "evaluations.json.tmp",
-         "curve.png.tmp")  # fmt: skip
+FILES = (
+    "config.json",
+    "latest.pt",
+    "best.pt",
+    "evaluations.json",
+    "curve.png",
+    LOCK_FILE,
+    "latest.pt.tmp",
+    "best.pt.tmp",
+    "config.json.tmp",
+    "evaluations.json.tmp",
+    "curve.png.tmp",
+)
 # the errors of a disk that cannot take what a run writes (fault_message says what to do)
 DISK_FAULTS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO}
 TENSORBOARD = "tb"  # a directory of TensorBoard event files
@@ -124,8 +134,11 @@ class RunDirectory:
         out = []
         for entry in sorted(self.path.iterdir()):
             if entry.name == TENSORBOARD and entry.is_dir() and not entry.is_symlink():
-                out += [f"{TENSORBOARD}/{e.name}" for e in sorted(entry.iterdir())
-                        if not (e.name.startswith(EVENT_PREFIX) and e.is_file())]  # fmt: skip
+                out += [
+                    f"{TENSORBOARD}/{e.name}"
+                    for e in sorted(entry.iterdir())
+                    if not (e.name.startswith(EVENT_PREFIX) and e.is_file())
+                ]
             elif entry.name not in FILES or not entry.is_file() or entry.is_symlink():
                 out.append(entry.name)
         return out

@@ -139,11 +139,14 @@ def join(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def _join_key(key: str, values: list[Any], sizes: list[int]) -> Any:
     present = next(v for v in values if v is not None)
     if isinstance(present, dict):
-        filled = [v if v is not None else {k: _filler(a, n, k) for k, a in present.items()}
-                  for v, n in zip(values, sizes, strict=True)]  # fmt: skip
+        filled = [
+            v if v is not None else {k: _filler(a, n, k) for k, a in present.items()}
+            for v, n in zip(values, sizes, strict=True)
+        ]
         return join(filled)
-    arrays = [v if v is not None else _filler(present, n, key)
-              for v, n in zip(values, sizes, strict=True)]  # fmt: skip
+    arrays = [
+        v if v is not None else _filler(present, n, key) for v, n in zip(values, sizes, strict=True)
+    ]
     if key in PADDING and present.ndim >= 2:
         width = max(a.shape[1] for a in arrays)
         arrays = [pad_rows(a, width, PADDING[key]) for a in arrays]

@@ -43,11 +43,13 @@ class LockstepMismatch(AssertionError):
 def describe(game: Game, legal: tuple[HandRanking, ...], got: int, want: HandRanking) -> str:
     """A mismatch, with what it takes to find it again."""
     cat, view = catalog(game.rules), game.view(game.turn)
-    return (f"{game.rules.name}: seat {game.turn} holds {format_cards(view.hand)}, "
-            f"table {game.table} (by seat {game.table_seat}, {game.passes} passes), "
-            f"cards left {view.cards_left}; legal {[str(m) for m in legal]}; "
-            f"compiled {cat[got] if got >= 0 else PASS}, Python {want}; "
-            f"deal {game.log.deal} after {len(game.log.moves)} moves")  # fmt: skip
+    return (
+        f"{game.rules.name}: seat {game.turn} holds {format_cards(view.hand)}, "
+        f"table {game.table} (by seat {game.table_seat}, {game.passes} passes), "
+        f"cards left {view.cards_left}; legal {[str(m) for m in legal]}; "
+        f"compiled {cat[got] if got >= 0 else PASS}, Python {want}; "
+        f"deal {game.log.deal} after {len(game.log.moves)} moves"
+    )
 
 
 class Timer:
@@ -115,8 +117,9 @@ def play_lockstep(
         checked += live.size
         games.apply(live, moves)
         live = live[games.winner[live] < 0]
-    assert all(game.is_over and game.hands == tuple(games.hands[g].tolist())
-               for g, game in enumerate(refs))  # fmt: skip
+    assert all(
+        game.is_over and game.hands == tuple(games.hands[g].tolist()) for g, game in enumerate(refs)
+    )
     return checked
 
 
