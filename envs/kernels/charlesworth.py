@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -10,7 +10,7 @@ import numpy as np
 from big2.cards import N_RANKS
 from big2.hand_ranking import Ranking
 from envs.kernels.bits import lowest_card, popcount
-from envs.kernels.observers import Encoder, cards_kernel, rows_of
+from envs.kernels.observers import BatchEncoder, Encoder, cards_kernel
 from envs.kernels.turns import CatalogArrays, GameArrays
 from observers.base import Observer
 from observers.charlesworth import (
@@ -71,18 +71,7 @@ def charlesworth_encoder(observer: Observer) -> Encoder:
     at = Starts.of(observer)
     span = N_RANKS if observer.rules.straights_to_two else N_RANKS - 1  # the ranks runs use
     faithful = bool(getattr(observer, "faithful", False))
-
-    def encode(
-        games: Any,
-        slots: np.ndarray,
-        seats: np.ndarray,
-        out: np.ndarray,
-        rows: np.ndarray | None = None,
-    ) -> None:
-        state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
-        _encode_charlesworth(slots, seats, rows, state, cat, span, faithful, at, out)
-
-    return encode
+    return BatchEncoder((_encode_charlesworth, (span, faithful, at)))
 
 
 @numba.njit(cache=True)

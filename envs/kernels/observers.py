@@ -8,6 +8,7 @@ they write.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
 import numba
@@ -37,6 +38,27 @@ class Encoder(Protocol):
 def rows_of(slots: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
     """The output rows: ``rows``, or one per slot in order."""
     return np.arange(len(slots)) if rows is None else rows
+
+
+class BatchEncoder:
+    """An :class:`Encoder` made of compiled steps, each called with the games' arrays as
+    ``kernel(slots, seats, rows, state, cat, *args, out)``, one after the other."""
+
+    def __init__(self, *steps: tuple[Callable[..., None], tuple[Any, ...]]) -> None:
+        self.steps = steps
+
+    def __call__(
+        self,
+        games: Any,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        out: np.ndarray,
+        rows: np.ndarray | None = None,
+    ) -> None:
+        rows = rows_of(slots, rows)
+        state, cat = games.arrays, games.tables.arrays
+        for kernel, args in self.steps:
+            kernel(slots, seats, rows, state, cat, *args, out)
 
 
 CARDS_LEFT_WIDTH = 13  # a cards_left row: one-hot of n - 1
@@ -111,38 +133,14 @@ class PlanesStarts(NamedTuple):
 
 def simple_encoder(observer: Observer) -> Encoder:
     """The batch encoder writing what ``observer`` (``simple``) writes."""
-    at = SimpleStarts.of(observer)
-
-    def encode(
-        games: Any,
-        slots: np.ndarray,
-        seats: np.ndarray,
-        out: np.ndarray,
-        rows: np.ndarray | None = None,
-    ) -> None:
-        state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
-        _encode_simple(slots, seats, rows, state, cat, at, out)
-
-    return encode
+    return BatchEncoder((_encode_simple, (SimpleStarts.of(observer),)))
 
 
 def counting_encoder(observer: Observer) -> Encoder:
     """The batch encoder writing what ``observer`` (``card_counting``, or ``oracle``: the
     same with the other hands) writes."""
     at, counting = SimpleStarts.of(observer), CountingStarts.of(observer)
-
-    def encode(
-        games: Any,
-        slots: np.ndarray,
-        seats: np.ndarray,
-        out: np.ndarray,
-        rows: np.ndarray | None = None,
-    ) -> None:
-        state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
-        _encode_simple(slots, seats, rows, state, cat, at, out)
-        _encode_counting(slots, seats, rows, state, counting, out)
-
-    return encode
+    return BatchEncoder((_encode_simple, (at,)), (_encode_counting, (counting,)))
 
 
 @numba.njit(cache=True)
@@ -196,6 +194,7 @@ def _encode_counting(
     seats: np.ndarray,
     rows: np.ndarray,
     state: GameArrays,
+    cat: CatalogArrays,
     at: CountingStarts,
     out: np.ndarray,
 ) -> None:
@@ -217,19 +216,7 @@ def _encode_counting(
 def history_encoder(observer: Observer) -> Encoder:
     """The batch encoder writing what ``observer`` (``history``, its own ``k``) writes."""
     simple, at = SimpleStarts.of(observer), HistoryStarts.of(observer)  # the instance's k
-
-    def encode(
-        games: Any,
-        slots: np.ndarray,
-        seats: np.ndarray,
-        out: np.ndarray,
-        rows: np.ndarray | None = None,
-    ) -> None:
-        state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
-        _encode_simple(slots, seats, rows, state, cat, simple, out)
-        _encode_history(slots, seats, rows, state, cat, at, out)
-
-    return encode
+    return BatchEncoder((_encode_simple, (simple,)), (_encode_history, (at,)))
 
 
 @numba.njit(cache=True)
@@ -259,19 +246,7 @@ def _encode_history(
 
 def planes_encoder(observer: Observer) -> Encoder:
     """The batch encoder writing what ``observer`` (``planes``) writes."""
-    at = PlanesStarts.of(observer)
-
-    def encode(
-        games: Any,
-        slots: np.ndarray,
-        seats: np.ndarray,
-        out: np.ndarray,
-        rows: np.ndarray | None = None,
-    ) -> None:
-        state, cat, rows = games.arrays, games.tables.arrays, rows_of(slots, rows)
-        _encode_planes(slots, seats, rows, state, cat, at, out)
-
-    return encode
+    return BatchEncoder((_encode_planes, (PlanesStarts.of(observer),)))
 
 
 @numba.njit(cache=True)
