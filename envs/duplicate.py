@@ -114,6 +114,6 @@ def _play(
     seats.seat(np.arange(n), kinds, streams)
     seats.advance()  # every game to its end
     won = games.winner == mine
-    scores = np.array([games.scores(g)[s] for g, s in enumerate(mine.tolist())])
+    scores = games.final_scores(np.arange(n))[np.arange(n), mine]
     wins, totals = won.reshape(-1, N_SEATS).sum(axis=1), scores.reshape(-1, N_SEATS).sum(axis=1)
     return [(int(w), int(total)) for w, total in zip(wins, totals, strict=True)]

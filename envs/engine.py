@@ -177,14 +177,13 @@ class Games:
 
     def scores(self, slot: int) -> tuple[int, ...]:
         """The final scores of the finished game in ``slot`` (as :meth:`Game.scores`)."""
-        winner = int(self.winner[slot])
-        if winner < 0:
+        if self.winner[slot] < 0:
             raise ValueError(f"the game in slot {slot} is not over")
-        pay = [int(self.tables.penalty[int(h).bit_count()]) for h in self.hands[slot]]
-        return tuple(sum(pay) if s == winner else -p for s, p in enumerate(pay))
+        return tuple(self.final_scores(np.array([slot]))[0].tolist())
 
     def final_scores(self, slots: np.ndarray) -> np.ndarray:
-        """(M, 4): :meth:`scores` of the finished games of ``slots``, all at once."""
+        """(M, 4): the final scores of the finished games of ``slots``, all at once (the
+        winner is paid what the others' penalties for their cards left add up to)."""
         pay = self.tables.penalty[np.bitwise_count(self.hands[slots])]
         scores: np.ndarray = -pay
         scores[np.arange(len(slots)), self.winner[slots]] = pay.sum(axis=1)

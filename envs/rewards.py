@@ -30,26 +30,25 @@ def final_rewards(
     >>> win[game.winner], sum(final_rewards(game.scores(), game.winner, game.rules, "score"))
     (1.0, 0.0)
     """
-    if mode == "win":
-        return tuple(1.0 if seat == winner else -1 / 3 for seat in range(4))
-    scale = rules.max_penalty if mode == "score_normalized" else 1
-    return tuple(score / scale for score in scores)
+    seat = -1 if winner is None else winner  # -1: no one won, every seat loses
+    rows = final_reward_rows(np.array([scores]), np.array([seat]), rules, mode)
+    return tuple(rows[0].tolist())
 
 
 def final_reward_rows(
     scores: np.ndarray, winner: np.ndarray, rules: R.Rules, mode: str
 ) -> np.ndarray:
     """:func:`final_rewards` of many games at once: ``scores`` (M, 4) and ``winner`` (M,)
-    give (M, 4) float32, row for row what :func:`final_rewards` gives.
+    give (M, 4) float64, the one formula both envs use.
 
     >>> final_reward_rows(np.array([[3, -1, -1, -1]]), np.array([0]), R.STANDARD, "win")
-    array([[ 1.        , -0.33333334, -0.33333334, -0.33333334]], dtype=float32)
+    array([[ 1.        , -0.33333333, -0.33333333, -0.33333333]])
     """
     if mode == "win":
         won = np.arange(4) == np.asarray(winner)[:, None]
-        return np.where(won, 1.0, -1 / 3).astype(np.float32)
+        return np.where(won, 1.0, -1 / 3)
     scale = rules.max_penalty if mode == "score_normalized" else 1
-    return (np.asarray(scores) / scale).astype(np.float32)
+    return np.asarray(scores) / scale
 
 
 def move_reward(move: HandRanking, mode: str) -> float:

@@ -347,7 +347,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         """Credit the final rewards of the games in ``ended``; their final records."""
         winner = self.games.winner[ended]
         scores = self.games.final_scores(ended)
-        final = final_reward_rows(scores, winner, self.rules, self.reward_mode)
+        final = final_reward_rows(scores, winner, self.rules, self.reward_mode).astype(np.float32)
         slots, seats = self._seated(ended)
         agents = self._agent(slots, seats)
         game = np.repeat(np.arange(len(ended)), self.seats_per_game)  # each agent's game
