@@ -7,13 +7,15 @@ With ``draw="seat"`` each opponent seat is drawn on its own, so tables mix kinds
 ``draw="game"`` one draw seats three of the same kind, the tables the arena evaluates
 against (a pool's seats still draw their own members).
 Opponents move in rounds: every game waiting on an opponent gets one move per round,
-grouped by kind so that each kind answers for all its games at once (``random`` and
-``greedy`` as numpy operations on the legal rows, ``heuristic`` in one compiled call
-(:mod:`envs.compiled_heuristic`, checked move by move against ``HeuristicAgent``), one
-call of a
+grouped by kind so that each kind answers for all its games at once (``random`` on the
+legal rows, ``greedy`` and ``heuristic`` each in one compiled call
+(:mod:`envs.kernels.opponents`, :mod:`envs.compiled_heuristic`, checked move by move
+against ``GreedyAgent`` and ``HeuristicAgent``), one call of a
 :class:`~envs.decisions.BatchPolicy` with a :class:`~envs.decisions.Decisions` record, or a
 :class:`big2.players.Agent` asked game by game), until every game is back at its
-learner's turn or over.
+learner's turn or over. When every opponent is ``random``, ``greedy`` or ``heuristic``
+(and no game draws from a stream of its own), all the rounds run in one compiled call,
+the same moves and draws.
 """
 
 from __future__ import annotations
@@ -28,10 +30,9 @@ from big2.players import Agent, load_agent
 from envs.batch_observers import view_of
 from envs.compiled_heuristic import CompiledHeuristic, heuristic_inputs
 from envs.decisions import BatchPolicy, DecisionMaker, Legal
-from envs.engine import MAX_MOVES, Games
-from envs.kernels.opponents import CODES
+from envs.engine import MAX_MOVES
+from envs.kernels.opponents import CODES, greedy_choose
 from envs.kernels.opponents import advance as advance_compiled
-from envs.kernels.players import greedy_moves
 
 # opponents that need no View: random and greedy on the legal rows, heuristic compiled
 COMPILED = ("random", "greedy", "heuristic")
@@ -168,16 +169,18 @@ class Opponents:
         """The catalog moves that opponent ``kind`` makes in ``slots`` (their legal lists:
         ``legal``, or its ``rows``)."""
         who = self.mix[kind]
-        if who == "heuristic":  # it lists its own moves
+        if who == "heuristic":  # these two list their own moves
             return self.heuristic.choose(self.games, slots)
+        if who == "greedy":
+            out = np.empty(len(slots), np.int64)
+            greedy_choose(slots, self.games.arrays, self.games.tables.arrays, out)
+            return out
         if rows is not None:
             legal = legal.take(rows)
         moves, counts = legal.moves, legal.counts
         if who == "random":
             picked: np.ndarray = moves[np.arange(len(slots)), self._random_positions(slots, counts)]
             return picked
-        if who == "greedy":
-            return _greedy(moves, counts, self.games.table[slots] < 0, self.games)
         if kind in self.agents:
             return self._ask(self.agents[kind], slots, legal)
         if not isinstance(who, list):
@@ -258,11 +261,3 @@ def _check_mix(mix: Any) -> None:
         pool = isinstance(entry, list) and all(callable(m) for m in entry)
         if not (isinstance(entry, str) or callable(entry) or pool):
             raise ValueError(f"opponents[{i}] is {entry!r}; {expected}")
-
-
-def _greedy(moves: np.ndarray, counts: np.ndarray, leading: np.ndarray, games: Games) -> np.ndarray:
-    """:class:`big2.players.GreedyAgent` on legal-move rows: the weakest play, or the
-    weakest of the longest when leading; PASS when there is no play."""
-    out = np.empty(len(moves), np.int64)
-    greedy_moves(moves, counts, leading, games.tables.size, out)
-    return out

@@ -67,6 +67,21 @@ def advance(learner, kind, codes, rng, state, cat, heur):
 
 
 @numba.njit(cache=True)
+def greedy_choose(slots, state, cat, out):
+    """:class:`big2.players.GreedyAgent`'s move for the seat to act in each game of
+    ``slots``, in ``out[i]`` (the rounds :class:`envs.opponents.Opponents` plays in Python
+    ask this, as they ask ``heuristic.choose``)."""
+    n = slots.shape[0]
+    lo, hi = np.empty(n, np.int64), np.empty(n, np.int64)
+    may_pass, count = np.empty(n, np.bool_), np.empty(n, np.int64)
+    legal_ranges(slots, state, cat, lo, hi, may_pass, count)
+    for i in range(n):
+        game = slots[i]
+        combos, leading = state.combos[game, state.turn[game]], state.table[game] < 0
+        out[i] = _greedy(combos, lo[i], hi[i], leading, cat.cards, cat.size)
+
+
+@numba.njit(cache=True)
 def _holds(low, combo, cards):
     """Whether ``combo`` may be played in a range starting at ``low``: the opening's range
     (MUST_HOLD_3D) lists only the combinations holding 3D."""
