@@ -93,22 +93,6 @@ def test_to_random_continues_the_generator_that_dealt_the_same_games() -> None:
         assert [handed_back.random() for _ in range(700)] == [python.random() for _ in range(700)]
 
 
-def test_write_back_sets_the_env_generators_in_place_keeping_gauss() -> None:
-    rngs = [random.Random(s) for s in (8, 9)]
-    rngs[1].gauss(0, 1)  # a pending gauss value: dealing never draws one, so it stays
-    mt, index = deals.states_from(rngs)
-    deals.deal(np.array([0, 1]), mt, index, np.zeros((2, 4), np.uint64))
-    same = rngs[0]
-    deals.write_back(mt, index, rngs, [0, 1])
-    assert rngs[0] is same
-    python = [random.Random(s) for s in (8, 9)]
-    python[1].gauss(0, 1)
-    for rng in python:
-        Board(seed=rng)
-    assert [r.getstate() for r in rngs] == [r.getstate() for r in python]
-    assert Board(seed=rngs[1]).hands == Board(seed=python[1]).hands
-
-
 def test_states_from_leaves_the_generators_untouched_and_loads_mid_stream() -> None:
     rng = random.Random(21)
     for _ in range(13):  # part-way through its words: index neither 0 nor 624

@@ -12,8 +12,8 @@ CPython 3.11), over N generators kept in two arrays allocated once:
 
 So slot ``i``'s k-th deal is the k-th ``Board(seed=rng)`` of the ``random.Random`` it was
 loaded from, bit for bit. Seeding stays in Python: :func:`states_from` reads the state of
-``random.Random`` objects (``getstate()``), :func:`to_random` and :func:`write_back` hand
-a slot's generator back as one (``setstate()``).
+``random.Random`` objects (``getstate()``), :func:`to_random` hands a
+slot's generator back as one (``setstate()``).
 
 >>> import random
 >>> from big2.board import Board
@@ -114,24 +114,6 @@ def to_random(mt: np.ndarray, index: np.ndarray, slot: int) -> random.Random:
     rng = random.Random()
     rng.setstate((STATE_VERSION, state_of(mt, index, slot), None))
     return rng
-
-
-def write_back(
-    mt: np.ndarray, index: np.ndarray, rngs: Sequence[random.Random], slots: Sequence[int]
-) -> None:
-    """Set ``rngs[slot]`` to continue slot ``slot``'s generator, for each of ``slots``, in
-    place (each keeps its own pending ``gauss`` value, which dealing never draws).
-
-    >>> rngs = [random.Random(1)]
-    >>> mt, index = states_from(rngs)
-    >>> deal(np.array([0]), mt, index, np.zeros((1, 4), np.uint64))
-    >>> write_back(mt, index, rngs, [0])
-    >>> rngs[0].getstate() == to_random(mt, index, 0).getstate()
-    True
-    """
-    for slot in slots:
-        version, _, gauss_next = rngs[slot].getstate()
-        rngs[slot].setstate((version, state_of(mt, index, slot), gauss_next))
 
 
 # ------------------------------------------------------------------ compiled: the generator
