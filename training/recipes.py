@@ -73,7 +73,7 @@ from training.recipe_book import (
     member_dir,
     stage_dir,
 )
-from training.rundir import RunDirectory
+from training.rundir import RunDirectory, write_whole
 from training.train import train
 
 AGENTS = Path(__file__).parent / "agents"  # the shipped agents: only ship() writes here
@@ -179,7 +179,7 @@ def ship(name: str, run_dir: Path) -> str:
         return f"{target} is {source} already: nothing replaced"
     try:
         kept = _keep(old, run_dir / f"replaced-{name}") if old is not None else None
-        _write_whole(target, new)
+        write_whole(target, new)
     except OSError as e:
         raise ValueError(
             f"cannot ship {source} as {target}: {e.strerror or e}; nothing was replaced"
@@ -219,7 +219,7 @@ def _trained_as(cfg: Config) -> Config:
 def _keep(data: bytes, stem: Path) -> Path:
     """Write ``data`` to ``stem-SHA.pt`` (the start of its SHA-256); that path."""
     path = stem.with_name(f"{stem.name}-{_digest(data)[7:]}.pt")
-    _write_whole(path, data)
+    write_whole(path, data)
     return path
 
 
@@ -230,16 +230,6 @@ def _digest(data: bytes | None) -> str:
     'sha256 e3b0c44298fc'
     """
     return f"sha256 {hashlib.sha256(data or b'').hexdigest()[:12]}"
-
-
-def _write_whole(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a temporary file, then a rename)."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def _left(max_minutes: float, start: float) -> float:
