@@ -41,6 +41,7 @@ from training.ablation.stats import (
 )
 from training.ablation.study import Study, coerce
 from training.config import Config, parse_args
+from training.processes import Child
 from training.train import train
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -616,7 +617,8 @@ def started_cells(monkeypatch) -> list[str]:
 
     def start(cell, _study):
         started.append(cell.name)
-        return Finished(), (cell.directory / runner.LOG).open("wb")
+        log = cell.directory / runner.LOG
+        return Child(Finished(), log, log.open("wb"))
 
     monkeypatch.setattr(runner, "_start", start)
     return started
@@ -701,7 +703,8 @@ def test_cells_start_seed_by_seed(tmp_path, monkeypatch):
     def start(cell, _study):
         started.append((cell.setting.name, cell.seed))
         cell.directory.mkdir(parents=True)
-        return Finished(), (cell.directory / runner.LOG).open("wb")
+        log = cell.directory / runner.LOG
+        return Child(Finished(), log, log.open("wb"))
 
     monkeypatch.setattr(runner, "_start", start)
     outcomes = run_cells(study.cells(tmp_path), study, workers=1, progress=False)

@@ -20,10 +20,13 @@ from big2.game import Game
 from big2.players import load_agent, play
 from big2.rules import get as get_rules
 from tests.test_nothing_lost import python, wait_for
-from training import checkpoint, export, members, recipes
+from training import checkpoint, export, recipes
 from training.build import make_algorithm, scoped_seed
 from training.ensemble import Ensemble
-from training.recipes import RECIPES, run_recipe
+from training.recipes import RECIPES, cli, members
+from training.recipes import run as recipe_run
+from training.recipes import ship as shipping
+from training.recipes.run import run_recipe
 from training.seeds import seed_of
 
 TINY = 0.0005  # every stage at its minimum: 4,096 decisions, one epoch (one collection)
@@ -109,7 +112,7 @@ def test_a_recipe_cut_short_continues_to_the_same_weights_in_processes(tmp_path)
         assert run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt", jobs=jobs)
     assert [p.stat().st_mtime_ns for p in latest] == stamps
     assert [p.stat().st_size for p in logs] == sizes
-    with pytest.raises(ValueError, match="holds a run of seed 0, not this recipe's 2000"):
+    with pytest.raises(ValueError, match=r"a run of other settings \(seed: 0 there, 2000 here\)"):
         run_recipe(replace(recipe, seed=1), tmp_path / "cut", export=tmp_path / "other.pt")
     assert [p.stat().st_mtime_ns for p in latest] == stamps
     assert not (tmp_path / "other.pt").exists()
@@ -171,18 +174,18 @@ def test_scaling_keeps_every_stage_at_least_the_minimum():
 
 def test_the_command_refuses_a_bad_scale(capsys):
     with pytest.raises(SystemExit):
-        recipes.main(["trained", "--scale", "0"])
+        cli.main(["trained", "--scale", "0"])
     assert "--scale must be in (0, 1]" in capsys.readouterr().err
 
 
 def test_another_seed_and_a_trial_run_in_directories_of_their_own(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # the default run directories are relative
     calls = []
-    monkeypatch.setattr(recipes, "run_recipe", lambda *a: calls.append(a))  # returns None
-    recipes.main(["trained", "--seed", "3", "--jobs", "2"])
-    recipes.main(["trained"])
-    recipes.main(["trained", "--seed", "3", "--run-dir", "mine", "--export", "x.pt"])
-    recipes.main(["trained", "--seed", "3", "--scale", "0.01"])
+    monkeypatch.setattr(cli, "run_recipe", lambda *a: calls.append(a))  # returns None
+    cli.main(["trained", "--seed", "3", "--jobs", "2"])
+    cli.main(["trained"])
+    cli.main(["trained", "--seed", "3", "--run-dir", "mine", "--export", "x.pt"])
+    cli.main(["trained", "--seed", "3", "--scale", "0.01"])
     (seeded, run_dir, _, export, jobs), (shipped, run_dir0, _, export0, _), mine, trial = calls
     assert seeded.seed == 3 and shipped.seed == 0 and jobs == 2
     assert [seeded.config(0, run_dir, m).seed for m in range(2)] == [6000, 7000]
@@ -195,7 +198,7 @@ def test_another_seed_and_a_trial_run_in_directories_of_their_own(monkeypatch, t
 
 def test_the_command_refuses_a_negative_seed(capsys):
     with pytest.raises(SystemExit):
-        recipes.main(["trained", "--seed", "-1"])
+        cli.main(["trained", "--seed", "-1"])
     assert "--seed must be 0 or more" in capsys.readouterr().err
 
 
@@ -209,8 +212,8 @@ def agents(monkeypatch, tmp_path):
     folder = tmp_path / "agents"
     folder.mkdir()
     for name in checkpoint.SHIPPED.values():
-        shutil.copy(recipes.AGENTS / name, folder / name)
-    monkeypatch.setattr(recipes, "AGENTS", folder)
+        shutil.copy(shipping.AGENTS / name, folder / name)
+    monkeypatch.setattr(shipping, "AGENTS", folder)
     return {p.name: p.read_bytes() for p in folder.iterdir()}
 
 
@@ -232,18 +235,18 @@ def trained_at_once(monkeypatch, tmp_path):
         return {"recipe": recipe.name, "deals": recipe.report_deals,
                 "seed": recipes.REPORT_SEED, "results": []}  # fmt: skip
 
-    monkeypatch.setattr(recipes, "train_member", train_member)
-    monkeypatch.setattr(recipes, "_report", report)
+    monkeypatch.setattr(recipe_run, "train_member", train_member)
+    monkeypatch.setattr(recipe_run, "_report", report)
 
 
 def shipped_bytes() -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in recipes.AGENTS.iterdir()}
+    return {p.name: p.read_bytes() for p in shipping.AGENTS.iterdir()}
 
 
 def test_a_trial_exports_to_its_run_directory_never_over_a_shipped_agent(
     agents, trained_at_once, tmp_path, capsys
 ):
-    recipes.main(["trained", "--scale", "0.0001", "--jobs", "1"])
+    cli.main(["trained", "--scale", "0.0001", "--jobs", "1"])
     assert shipped_bytes() == agents
     trial = tmp_path / "runs/recipes/trained-scale0.0001/agent.pt"
     assert checkpoint.load(trial)["config"]["steps"] == recipes.MIN_STEPS
@@ -251,10 +254,10 @@ def test_a_trial_exports_to_its_run_directory_never_over_a_shipped_agent(
     assert f"exported to {Path('runs/recipes/trained-scale0.0001/agent.pt')}" in out
     assert "never shipped" in out
     with pytest.raises(SystemExit):
-        recipes.main(["trained", "--scale", "0.0001", "--export", str(recipes.AGENTS / "x.pt")])
+        cli.main(["trained", "--scale", "0.0001", "--export", str(shipping.AGENTS / "x.pt")])
     assert "is where the shipped agents are" in capsys.readouterr().err
     with pytest.raises(ValueError, match="is where the shipped agents are"):
-        run_recipe(RECIPES["trained"], tmp_path / "r", export=recipes.AGENTS / "trained.pt")
+        run_recipe(RECIPES["trained"], tmp_path / "r", export=shipping.AGENTS / "trained.pt")
     assert shipped_bytes() == agents and not (tmp_path / "r").exists()
 
 
@@ -262,10 +265,10 @@ def test_ship_replaces_a_shipped_agent_with_its_recipes_finished_run(
     agents, trained_at_once, tmp_path, capsys
 ):
     run = tmp_path / "runs/recipes/trained-charlesworth"
-    recipes.main(["trained-charlesworth", "--jobs", "1"])
+    cli.main(["trained-charlesworth", "--jobs", "1"])
     assert shipped_bytes() == agents  # trained, not shipped
     assert "--ship` replaces it with this one" in capsys.readouterr().out
-    recipes.main(["trained-charlesworth", "--ship"])
+    cli.main(["trained-charlesworth", "--ship"])
     new = (run / "agent.pt").read_bytes()
     assert (
         shipped_bytes() == {**agents, "trained-charlesworth.pt": new}
@@ -274,9 +277,9 @@ def test_ship_replaces_a_shipped_agent_with_its_recipes_finished_run(
     (kept,) = run.glob("replaced-trained-charlesworth-*.pt")  # what it replaced, kept
     assert kept.read_bytes() == agents["trained-charlesworth.pt"]
     said = capsys.readouterr().out
-    assert said.startswith(f"replaced {recipes.AGENTS / 'trained-charlesworth.pt'} (sha256 ")
+    assert said.startswith(f"replaced {shipping.AGENTS / 'trained-charlesworth.pt'} (sha256 ")
     assert f"kept as {kept.relative_to(tmp_path)}) with {kept.parent.relative_to(tmp_path)}" in said
-    recipes.main(["trained-charlesworth", "--ship"])  # again: nothing to do
+    cli.main(["trained-charlesworth", "--ship"])  # again: nothing to do
     assert "nothing replaced" in capsys.readouterr().out
 
 
@@ -301,9 +304,9 @@ def test_ship_replaces_a_shipped_agent_with_its_recipes_finished_run(
 def test_ship_refuses_a_trial_or_another_seed_and_replaces_nothing(
     train, ship, message, agents, trained_at_once, capsys
 ):
-    recipes.main(["trained", "--jobs", "1", *train])
+    cli.main(["trained", "--jobs", "1", *train])
     with pytest.raises(SystemExit) as stop:
-        recipes.main(["trained", "--ship", *ship])
+        cli.main(["trained", "--ship", *ship])
     assert re.search(message, f"{stop.value.code}{capsys.readouterr().err}")
     assert shipped_bytes() == agents
 
@@ -311,7 +314,7 @@ def test_ship_refuses_a_trial_or_another_seed_and_replaces_nothing(
 def test_ship_refuses_an_unfinished_run(agents, trained_at_once, tmp_path, capsys):
     (tmp_path / "runs/recipes/trained/member0").mkdir(parents=True)  # begun, not finished
     with pytest.raises(SystemExit, match=r"holds no finished trained run \(no report.json"):
-        recipes.main(["trained", "--ship"])
+        cli.main(["trained", "--ship"])
     with pytest.raises(SystemExit, match="no run directory nowhere: train the recipe"):
-        recipes.main(["trained", "--ship", "--run-dir", "nowhere"])
+        cli.main(["trained", "--ship", "--run-dir", "nowhere"])
     assert shipped_bytes() == agents

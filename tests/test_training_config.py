@@ -179,7 +179,7 @@ def test_scoped_seed_is_reproducible_and_restores_global_states():
 
 @pytest.mark.parametrize(
     "module",
-    ["evaluate", "export", "recipes", "ablation.cli"],
+    ["evaluate", "export", "recipes.cli", "ablation.cli"],
 )
 def test_every_training_command_helps_with_its_docstring_as_written(module, capsys):
     """Each command's help is its module docstring: paragraphs kept, doctests left out."""

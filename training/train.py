@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -41,10 +42,10 @@ from big2.evaluation.processes import stop_on_sigterm
 from envs.kernels.interrupts import signals_after_compiling
 from training import checkpoint
 from training.build import load_init, make_algorithm, scoped_seed
-from training.config import Config, parse_args
+from training.config import RESUME_CHANGES, Config, parse_args
 from training.loop import Run, RunState
 from training.nets import torch_threads
-from training.recipe_book import RECIPES
+from training.recipes.book import RECIPES
 from training.rundir import RunDirectory, fault_message, is_disk_fault, write_whole
 from training.seeds import seed_of
 
@@ -80,6 +81,63 @@ def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = F
             with policy_within_training_step(algorithm.policy):
                 Run(cfg, directory.path, algorithm, state, backend).run()
     return state
+
+
+def resume_or_start(cfg: Config, keep: Collection[str] = ()) -> dict[str, Any] | None:
+    """The checkpoint that ``cfg``'s run continues from, or None: it starts.
+
+    None when ``cfg.run_dir`` holds no checkpoint. Its ``latest.pt`` is continued when it
+    holds a run of ``cfg``'s settings but for what a resume may change
+    (:data:`training.config.RESUME_CHANGES`: ``steps``, ``max_minutes``, where it computes),
+    where it runs (``run_dir``: a run directory may move) and what it started from
+    (``init``: a moved recipe names its previous stage by another path, and a resumed run
+    loads its own networks, not those). ``keep`` names settings of these that must not
+    differ either (a study cell keeps its budget and its init: they are its result's).
+
+    Anything else raises ValueError, having written nothing: a run of other settings,
+    naming each that differs (``lr: 0.0001 there, 0.0003 here``); an exported agent (an
+    agent, not a run: there is nothing to continue); a checkpoint that cannot be read
+    (:class:`training.checkpoint.CheckpointError`: cut short, or not a checkpoint). What a
+    caller then does is its own: a recipe stage refuses (``training.recipes``), a study
+    cell starts again in its own run directory (``training.ablation.cell``).
+
+    >>> resume_or_start(Config(run_dir="/nonexistent")) is None
+    True
+    """
+    latest = Path(cfg.run_dir) / "latest.pt"
+    if not RunDirectory(cfg.run_dir).checkpointed:
+        return None
+    data = checkpoint.load(latest)
+    if data.get("exported"):
+        raise ValueError(
+            f"{latest} is an exported agent, not a run to continue: give another run directory"
+        )
+    try:
+        saved = Config.from_dict(data["config"])
+    except (TypeError, ValueError) as e:  # ValueError: a removed option (config.REMOVED)
+        raise ValueError(f"{latest} holds a run this version cannot continue: {e}") from None
+    may_change = {"run_dir", "init", *RESUME_CHANGES} - set(keep)
+    differ = other_settings(saved, cfg, but=may_change)
+    if differ:
+        settings = "; ".join(f"{k}: {a!r} there, {b!r} here" for k, (a, b) in differ.items())
+        raise ValueError(
+            f"{cfg.run_dir} holds a run of other settings ({settings}): give another run "
+            f"directory, or the run's own settings to continue it"
+        )
+    return data
+
+
+def other_settings(
+    theirs: Config, ours: Config, but: Collection[str] = ()
+) -> dict[str, tuple[Any, Any]]:
+    """The settings (all but ``but``) in which config ``theirs`` differs from ``ours``,
+    each as its two values (tuples as lists), in the order of the Config's fields.
+
+    >>> other_settings(Config(lr=1e-4, seed=1), Config(lr=3e-4), but=("seed",))
+    {'lr': (0.0001, 0.0003)}
+    """
+    a, b = theirs.to_dict(), ours.to_dict()
+    return {k: (a[k], b[k]) for k in b if k not in but and a[k] != b[k]}
 
 
 # ------------------------------------------------------------------ command line

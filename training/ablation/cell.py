@@ -23,7 +23,6 @@ import platform
 import sys
 import time
 import traceback
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -102,25 +101,26 @@ def machine() -> str:
 
 
 def resumable(cfg: Config) -> dict[str, Any] | None:
-    """The last checkpoint of the cell's run, if a run trained as ``cfg`` says left one;
-    else None (no run, a checkpoint cut mid-write, or a run of other settings).
+    """The last checkpoint of the cell's run to continue from; None: the cell starts again.
+
+    The rule of every resumed run (:func:`training.train.resume_or_start`), the cell's
+    budget (``steps``) and its ``init`` kept as well, since its result depends on them.
+    Where the rule refuses the run directory's checkpoint (a run of other settings, one
+    cut mid-write, an exported agent), the cell starts again instead: the directory is the
+    cell's own, and what it holds is an unfinished run that no result depends on (the
+    runner refuses a study whose finished cells differ, and lets one that finished none
+    take new settings).
 
     >>> from training.config import Config
     >>> resumable(Config(run_dir="/nonexistent")) is None
     True
     """
-    from training import checkpoint
-    from training.config import RESUME_CHANGES, Config
+    from training.train import resume_or_start
 
     try:
-        data = checkpoint.load(Path(cfg.run_dir) / "latest.pt")
-        saved = Config.from_dict(data["config"])
-    except (checkpoint.CheckpointError, TypeError, ValueError):
+        return resume_or_start(cfg, keep=("steps", "init"))
+    except ValueError:  # CheckpointError included
         return None
-    # what a resumed run may change, and where it runs; not its budget, which a cell fixes
-    how = {"run_dir", *RESUME_CHANGES} - {"steps"}
-    same = replace(saved, **{k: getattr(cfg, k) for k in how}) == cfg
-    return data if same and not data.get("exported") else None
 
 
 def _attempt(run_dir: Path, resume: dict[str, Any] | None) -> dict[str, Any]:

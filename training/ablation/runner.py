@@ -1,9 +1,10 @@
 """Run a study's cells, up to ``workers`` at a time, each in its own process, or on Ray.
 
 Locally, each cell is a process of its own (:mod:`training.ablation.cell`, with its
-output in the cell's ``log.txt``), so a cell that crashes hard cannot take the others
-down (a process pool breaks as a whole when one worker dies). On the Ray backend each
-cell is a Ray task that declares the CPUs it needs (its torch threads); Ray retries a
+output in the cell's ``log.txt``: :mod:`training.processes`), so a cell that crashes hard
+cannot take the others down (a process pool breaks as a whole when one worker dies); a
+study that stops first (Ctrl-C, SIGTERM) stops the cells it started. On the Ray backend
+each cell is a Ray task that declares the CPUs it needs (its torch threads); Ray retries a
 task lost with its worker, and the study writes each result as it arrives.
 
 A cell's ``result.json`` is written when it has finished, so a re-run skips finished
@@ -24,12 +25,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from tqdm import tqdm
 
@@ -40,12 +40,15 @@ from training.ablation.stats import deal_values
 from training.ablation.study import Cell, Study, differences
 from training.config import Config
 from training.lock import LOCK_FILE, DirectoryLock, Locked
+from training.processes import Child, Children
+from training.train import other_settings
 
 STUDY_FILE = "study.json"
 OUTPUTS = ("results.csv", "summary.md", "curves.png", "final.png")  # the report's files
 # what a study writes in its directory (study.json.tmp: cut while it wrote study.json)
 STUDY_ENTRIES = (STUDY_FILE, f"{STUDY_FILE}.tmp", "cells", LOCK_FILE, *OUTPUTS)
 CELL_WAIT = 30.0  # seconds to wait for an earlier run's cell process to end
+FAILURE_TAIL = 400  # characters of a cell's log its error shows when it died without a word
 
 
 class StudyMismatch(ValueError):
@@ -96,7 +99,7 @@ def prepare(study: Study, root: Path) -> list[Cell]:
     cells = study.cells(root)
     for cell in cells:
         done = _finished(cell)
-        if done is not None and trained_as(done["config"]) != trained_as(cell.config):
+        if done is not None and _other_options(done["config"], cell):
             raise StudyMismatch(
                 f"finished cell {cell.name} in {root} was trained with other options "
                 f"({', '.join(_other_options(done['config'], cell))}); use another --run-dir"
@@ -108,8 +111,7 @@ def prepare(study: Study, root: Path) -> list[Cell]:
 
 def _other_options(config: dict[str, Any], cell: Cell) -> list[str]:
     """The options ``config`` (a cell's saved one) trains with other values than ``cell``."""
-    mine, theirs = trained_as(cell.config).to_dict(), trained_as(config).to_dict()
-    return sorted(k for k in mine if theirs[k] != mine[k])
+    return sorted(other_settings(Config.from_dict(config), cell.config, but=("run_dir",)))
 
 
 def _take_over(study: Study, root: Path) -> None:
@@ -275,32 +277,27 @@ def run_cells(
 def _run_locally(
     todo: list[Cell], study: Study, workers: int, outcomes: dict[Path, Outcome], bar: Any
 ) -> None:
-    """Each cell in a process of its own, ``workers`` at a time."""
-    running: dict[Path, tuple[Cell, subprocess.Popen[bytes], IO[bytes]]] = {}
+    """Each cell in a process of its own, ``workers`` at a time; stopped when this ends
+    first (interrupted)."""
+    cells = {cell.directory: cell for cell in todo}
+    children: Children[Path] = Children()
     try:
-        while todo or running:
-            while todo and len(running) < workers:
+        while todo or children:
+            while todo and len(children) < workers:
                 cell = todo.pop(0)
                 try:
-                    running[cell.directory] = (cell, *_start(cell, study))
+                    children.add(cell.directory, _start(cell, study))
                 except Locked as e:  # an earlier run's process would not end
                     outcomes[cell.directory] = Outcome(cell, error=str(e))
                     bar.update(1)
-            _show(bar, running)
+            _show(bar, [cells[key] for key in children])
             time.sleep(0.2)
-            for key, (cell, process, log) in list(running.items()):
-                if process.poll() is None:
-                    continue
-                log.close()
-                del running[key]
-                outcomes[key] = _outcome(cell, process.returncode)
+            for key, child in children.ended():
+                outcomes[key] = _outcome(cells[key], child)
                 bar.update(1)
                 bar.write(_line(outcomes[key]))
     finally:
-        for _, process, log in running.values():  # interrupted: stop what runs
-            process.kill()
-            process.wait()
-            log.close()
+        children.stop()
 
 
 def _run_on(
@@ -372,32 +369,31 @@ def cell_lock(cell: Cell) -> DirectoryLock:
             time.sleep(0.2)
 
 
-def _start(cell: Cell, study: Study) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
+def _start(cell: Cell, study: Study) -> Child:
     """Launch the cell's process (it ends if this process does: it is given our pid)."""
     _prepare_cell(cell, study)
-    log = (cell.directory / LOG).open("ab")  # every attempt's output
     arguments = [str(cell.directory), str(os.getpid())]
     command = [sys.executable, "-m", "training.ablation.cell", *arguments]
-    return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT), log
+    return Child.start(command, cell.directory / LOG)
 
 
-def _outcome(cell: Cell, code: int) -> Outcome:
-    """What a cell's process left, given its exit ``code``: its result, or its error."""
+def _outcome(cell: Cell, child: Child) -> Outcome:
+    """What a cell's process left, once it has ended: its result, or its error."""
     result = _finished(cell)
-    if code == 0 and result is not None:
+    if child.returncode == 0 and result is not None:
         return Outcome(cell, result)
     error_file = cell.directory / ERROR
     if error_file.exists():
         error = json.loads(error_file.read_text(encoding="utf-8"))["error"]
     else:  # the process died without a word (killed, out of memory, a crash in C)
-        tail = (cell.directory / LOG).read_text(encoding="utf-8", errors="replace")[-400:]
-        error = f"process exited with status {code}: ...{tail.strip()}"
+        tail = child.tail(FAILURE_TAIL)
+        error = f"process exited with status {child.returncode}: ...{tail}"
     return Outcome(cell, error=error)
 
 
-def _show(bar: Any, running: dict[Path, Any]) -> None:
+def _show(bar: Any, running: list[Cell]) -> None:
     """Name the running cells beside the progress bar."""
-    names = "; ".join(cell.name for cell, _, _ in running.values())
+    names = "; ".join(cell.name for cell in running)
     if names != getattr(bar, "running", None):  # redraw only when the running set changes
         bar.running = names
         bar.set_postfix_str("running: " + names if names else "", refresh=True)

@@ -4,8 +4,8 @@ A :class:`Recipe` trains ``members`` networks alike from different seeds, each i
 :class:`Stage` s, every stage a training run of the Config settings it names, starting
 from the networks of the one before; :data:`NETWORK` is what every stage shares and
 :data:`RECIPES` the shipped agents' recipes by name. The code that runs them reads the
-book and the book imports none of it: :mod:`training.recipes` (``python -m
-training.recipes NAME``), :mod:`training.members` (members side by side) and
+book and the book imports none of it: :mod:`training.recipes.run` (``python -m
+training.recipes NAME``), :mod:`training.recipes.members` (members side by side) and
 ``python -m training.train --recipe NAME`` (a recipe's first stage). Why the stages are
 what they are: ``docs/training.md``.
 
@@ -29,6 +29,8 @@ VALIDATION_SEED = 12345  # the deals every stage's evaluations (and so every cho
 REPORT_SEED = 20261124  # the deals a recipe reports on: nothing was chosen on them
 REPORT_OPPONENTS = ("random", "greedy", "heuristic")
 MIN_STEPS = 4096  # the least a scaled stage trains (one epoch: a collection past it)
+AGENT_FILE = "agent.pt"  # a recipe's agent, in its run directory
+REPORT_FILE = "report.json"  # its report: the agent against REPORT_OPPONENTS on REPORT_SEED
 
 # what every stage of every recipe shares (see docs/training.md for why)
 NETWORK: dict[str, Any] = {

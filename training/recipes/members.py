@@ -12,29 +12,30 @@ Each member's output (its training progress bars included) goes to
 so it moves an epoch at a time. The members' processes end with this one
 (:func:`big2.evaluation.processes.die_with_parent`). Ctrl-C here reaches them too (one
 process group) and each stops as a training run does, after its last checkpoint; this
-process waits for them, then sends SIGTERM to any still running. Running the same command
-again continues every member where it stopped.
+process waits for them (:data:`GRACE` seconds), then sends SIGTERM to any still running
+(:mod:`training.processes`). Running the same command again continues every member where
+it stopped.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import IO
 
 from tqdm import tqdm
 
 from training import checkpoint
-from training.recipe_book import Recipe
+from training.processes import Child, Children
+from training.recipes.book import Recipe
 
 OUT_OF_TIME = 75  # a member's exit status when --max-minutes ran out (EX_TEMPFAIL)
 RECIPE_FILE = "recipe.json"
 LOG = "log.txt"
 POLL = 2.0  # seconds between looks at the members
 GRACE = 30.0  # seconds an interrupted member has to stop on its own before SIGTERM
+FAILURE_TAIL = 600  # characters of a failed member's log its error shows
 
 
 class MemberFailed(RuntimeError):
@@ -50,36 +51,33 @@ def train_in_processes(recipe: Recipe, run_dir: Path, max_minutes: float, jobs: 
     progress = Progress(recipe, run_dir)
     start = time.monotonic()
     todo = [m for m in range(recipe.members) if not progress.finished(m)]
-    running: dict[int, tuple[subprocess.Popen[bytes], IO[bytes]]] = {}
+    children: Children[int] = Children()
     total, shown = recipe.members * recipe.steps, {"unit_scale": True, "dynamic_ncols": True}
     bar = tqdm(total=total, initial=progress.total(), desc=recipe.name, unit="step", **shown)
     finished, interrupted = True, False
     try:
-        while todo or running:
+        while todo or children:
             left = max_minutes - (time.monotonic() - start) / 60 if max_minutes else 0.0
-            while todo and len(running) < jobs and (not max_minutes or left > 0):
+            while todo and len(children) < jobs and (not max_minutes or left > 0):
                 member = todo.pop(0)
-                running[member] = _start(recipe, run_dir, member, left)
+                command = member_command(recipe, run_dir, member, left)
+                children.add(member, Child.start(command, log_path(run_dir, member)))
             if max_minutes and left <= 0 and todo:
                 finished, todo = False, []  # out of time before these began
-            bar.set_postfix_str("running: " + ", ".join(f"member {m}" for m in running), False)
+            bar.set_postfix_str("running: " + ", ".join(f"member {m}" for m in children), False)
             bar.update(progress.total() - bar.n)  # one redraw a poll, postfix included
             time.sleep(POLL)
-            for member, (process, log) in list(running.items()):
-                if process.poll() is None:
-                    continue
-                log.close()
-                del running[member]
-                if process.returncode == OUT_OF_TIME:
+            for member, child in children.ended():
+                if child.returncode == OUT_OF_TIME:
                     finished = False
-                elif process.returncode != 0:
-                    raise MemberFailed(_failure(run_dir, recipe, member, process.returncode))
+                elif child.returncode != 0:
+                    raise MemberFailed(_failure(recipe, member, child))
         bar.update(progress.total() - bar.n)
     except KeyboardInterrupt:
         interrupted = True  # Ctrl-C reached the members too: they stop on their own
         raise
     finally:
-        _stop(running, GRACE if interrupted else 0.0)
+        children.stop(GRACE if interrupted else 0.0)
         bar.close()
     return finished
 
@@ -95,38 +93,11 @@ def log_path(run_dir: Path, member: int) -> Path:
     return run_dir / f"member{member}" / LOG
 
 
-def _start(
-    recipe: Recipe, run_dir: Path, member: int, max_minutes: float
-) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
-    path = log_path(run_dir, member)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    log = path.open("ab")  # every attempt's output
-    command = member_command(recipe, run_dir, member, max_minutes)
-    return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT), log
-
-
-def _failure(run_dir: Path, recipe: Recipe, member: int, code: int) -> str:
-    path = log_path(run_dir, member)
-    tail = path.read_text(encoding="utf-8", errors="replace")[-600:].strip()
-    return f"{recipe.name} member {member} failed (exit status {code}); {path} ends:\n{tail}"
-
-
-def _stop(running: dict[int, tuple[subprocess.Popen[bytes], IO[bytes]]], grace: float) -> None:
-    """Give the members still running ``grace`` seconds to stop on their own, then
-    SIGTERM them (they unwind and keep their last checkpoint); close their logs."""
-    deadline = time.monotonic() + grace
-    for process, _ in running.values():
-        try:
-            process.wait(timeout=max(deadline - time.monotonic(), 0.01))
-        except subprocess.TimeoutExpired:
-            process.terminate()
-    for process, log in running.values():
-        try:
-            process.wait(timeout=GRACE)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+def _failure(recipe: Recipe, member: int, child: Child) -> str:
+    return (
+        f"{recipe.name} member {member} failed (exit status {child.returncode}); "
+        f"{child.log} ends:\n{child.tail(FAILURE_TAIL)}"
+    )
 
 
 class Progress:

@@ -1,0 +1,3 @@
+from training.recipes.cli import main
+
+main()

@@ -1,0 +1,143 @@
+"""A recipe trained, reported and exported: :func:`run_recipe` (``python -m
+training.recipes NAME``, :mod:`training.recipes.cli`).
+
+Each member's stages train one after the other (:func:`train_member`), or the members
+side by side in processes of their own (:mod:`training.recipes.members`); every stage is
+a training run that continues its directory's run by the one rule of
+:func:`training.train.resume_or_start`. The agent is the last stages' best networks (of
+several members: their ensemble), reported on :data:`~training.recipes.book.REPORT_SEED`'s
+deals and exported to ``RUN_DIR/agent.pt``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from big2.evaluation import evaluate
+from big2.players import Agent
+from big2.rules import get as get_rules
+from training import checkpoint, export
+from training.config import Config
+from training.loop import figures
+from training.recipes.book import (
+    AGENT_FILE,
+    REPORT_FILE,
+    REPORT_OPPONENTS,
+    REPORT_SEED,
+    Recipe,
+    stage_dir,
+)
+from training.recipes.members import train_in_processes
+from training.recipes.ship import is_shipped_place
+from training.train import resume_or_start, train
+
+
+def run_recipe(
+    recipe: Recipe,
+    run_dir: Path,
+    max_minutes: float = 0.0,
+    export: Path | None = None,
+    jobs: int = 1,
+) -> dict[str, Any] | None:
+    """Train, evaluate and export ``recipe`` in ``run_dir``, its members ``jobs`` at a time
+    (each in a process of its own when more than one) and then the report's deals in
+    ``jobs`` processes; the report, or None when ``max_minutes`` ran out first (run again
+    to continue). The agent goes to ``run_dir/agent.pt``, and to ``export`` too if given;
+    ValueError, before anything is trained, if ``export`` is a shipped agent's place (only
+    ``--ship`` writes there: :func:`training.recipes.ship.ship`)."""
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if export is not None and is_shipped_place(export):
+        raise ValueError(
+            f"--export {export} is where the shipped agents are: training "
+            f"never writes them; export elsewhere, and replace a shipped "
+            f"agent with `python -m training.recipes {recipe.name} --ship` "
+            f"once its run has finished"
+        )
+    if jobs == 1 or recipe.members == 1:
+        start = time.monotonic()
+        for member in range(recipe.members):
+            if not train_member(recipe, run_dir, member, _left(max_minutes, start)):
+                return None
+    elif not train_in_processes(recipe, run_dir, max_minutes, jobs):
+        return None
+    data = agent_data(recipe, run_dir)
+    report = _report(recipe, data, jobs)
+    (run_dir / REPORT_FILE).write_text(json.dumps(report, indent=2), encoding="utf-8")
+    targets = [run_dir / AGENT_FILE, *([export] if export is not None else [])]
+    for target in targets:
+        checkpoint.save(target, data)
+    report["exported"] = " and ".join(map(str, targets))
+    return report
+
+
+def _left(max_minutes: float, start: float) -> float:
+    """The minutes left of ``max_minutes`` since ``start`` (0: no limit; else at least a
+    trace, so that a budget spent is not read as none)."""
+    if not max_minutes:
+        return 0.0
+    return max(max_minutes - (time.monotonic() - start) / 60, 1e-6)
+
+
+def train_member(recipe: Recipe, run_dir: Path, member: int, max_minutes: float = 0.0) -> bool:
+    """Train (or continue) ``member``'s stages; whether all are done."""
+    start = time.monotonic()
+    for k, stage in enumerate(recipe.stages):
+        cfg = recipe.config(k, run_dir, member)
+        if max_minutes and _left(max_minutes, start) <= 1e-6:
+            return False
+        cfg = replace(cfg, max_minutes=_left(max_minutes, start))
+        who = f" member {member}" if recipe.members > 1 else ""
+        print(
+            f"{recipe.name}{who}: stage {k + 1}/{len(recipe.stages)} ({stage.name}, "
+            f"{cfg.steps:,} decisions) in {cfg.run_dir}",
+            file=sys.stderr,
+        )
+        if not _train_stage(cfg):
+            return False
+    return True
+
+
+def _train_stage(cfg: Config) -> bool:
+    """Run (or continue) one stage; whether it has trained all its steps. A stage
+    directory that holds a run of other settings (another seed, say) is refused, not
+    continued: :func:`training.train.resume_or_start` raises ValueError naming them."""
+    resume = resume_or_start(cfg)
+    if resume is not None and resume["env_step"] >= cfg.steps:
+        return True
+    state = train(cfg, resume)
+    return state.env_step >= cfg.steps
+
+
+def agent_data(recipe: Recipe, run_dir: Path) -> dict[str, Any]:
+    """The recipe's agent, as the checkpoint it exports: the last stage's best networks
+    (of every member: their ensemble)."""
+    last = len(recipe.stages) - 1
+    bests = [stage_dir(run_dir, recipe, last, m) / "best.pt" for m in range(recipe.members)]
+    return export.agent_data(bests[0]) if len(bests) == 1 else export.ensemble_data(bests)
+
+
+def _report(recipe: Recipe, data: dict[str, Any], workers: int = 1) -> dict[str, Any]:
+    """The agent's win share and mean score against three copies of each report
+    opponent, on ``report_deals`` duplicate deals of :data:`REPORT_SEED` (played in
+    ``workers`` processes: the same results, sooner)."""
+    rules = get_rules(recipe.rules)
+    agent = checkpoint.agent_of(data, recipe.name)
+    rows = []
+    for name in REPORT_OPPONENTS:
+        players: list[Agent | str] = [agent, name, name, name]
+        result = evaluate(players, recipe.report_deals, REPORT_SEED, rules, workers, progress=True)
+        rows.append({"opponent": name, **figures(result.agents[0])})
+    return {
+        "recipe": recipe.name,
+        "rules": recipe.rules,
+        "deals": recipe.report_deals,
+        "seed": REPORT_SEED,
+        "members": recipe.members,
+        "results": rows,
+    }
