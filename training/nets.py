@@ -25,9 +25,9 @@ from big2.rules import get as get_rules
 from envs import codecs
 from envs.engine import MAX_COMBOS
 from observers.base import Observer
+from observers.moves import MoveFeatures
 from training.bodies import HandReader, make_body, mlp
 from training.config import ACTION_HEADS, Config
-from training.features import Features
 
 ILLEGAL = -1e9
 REST_FEATURES = 5
@@ -160,7 +160,7 @@ class ActionScorer(nn.Module):
             f = torch.cat([f, rest_features(self.hand(obs)[rows], f[:, :52])], -1)
         if self.plan:
             if plan is None:
-                raise ValueError("this actor scores actions with legal features; pass `plan`")
+                raise ValueError("this actor scores actions with move features; pass `plan`")
             picked = to_tensor(np.asarray(plan)[:, : legal.shape[1]], f.device)[rows, slots]
             scale: torch.Tensor = self.plan_scale  # type: ignore[assignment]
             f = torch.cat([f, picked * scale], -1)
@@ -232,7 +232,7 @@ class MaskedActor(nn.Module):
     ) -> None:
         super().__init__()
         if plan and features is None:
-            raise ValueError("legal features need the catalog codec's action features")
+            raise ValueError("move features need the catalog codec's action features")
         if rest and not isinstance(observer, Observer):
             raise ValueError("rest features read the hand, so they need an observer, not a size")
         if isinstance(observer, Observer):
@@ -249,7 +249,7 @@ class MaskedActor(nn.Module):
 
     @property
     def uses_plan(self) -> bool:
-        """Whether :meth:`scores` needs the legal features (plan, replies) of the legal
+        """Whether :meth:`scores` needs the move features (plan, replies) of the legal
         actions."""
         return self.scorer is not None and self.scorer.plan
 
@@ -392,6 +392,6 @@ def make_actor(cfg: Config, kind: type[MaskedActor] = MaskedActor) -> MaskedActo
     return kind(observer, codec.n, cfg.hidden, *scoring, cfg.body)
 
 
-def feature_scale(features: Features | None) -> tuple[float, ...]:
-    """What the actor multiplies each column of its legal features by (none: empty)."""
+def feature_scale(features: MoveFeatures | None) -> tuple[float, ...]:
+    """What the actor multiplies each column of its move features by (none: empty)."""
     return () if features is None else features.scale
