@@ -30,7 +30,7 @@ from observers.moves import (
     plan_features,
 )
 from training.config import Config
-from training.nets import MaskedActor, NumpyLogits, action_features
+from training.nets import MaskedActor, NumpyLogits, action_table
 
 CODEC = codecs.make("catalog")
 
@@ -112,7 +112,7 @@ def test_plan_features_need_the_catalog_codec():
 def actor(plan: bool) -> MaskedActor:
     torch.manual_seed(0)
     scale = PLAN_SCALE if plan else ()
-    return MaskedActor(161, CODEC.n, (32,), action_features(CODEC), "mlp", plan=scale)
+    return MaskedActor(161, CODEC.n, (32,), action_table(CODEC), "mlp", plan=scale)
 
 
 def test_actor_scores_depend_on_plan_features_and_require_them():

@@ -161,12 +161,12 @@ class Config:
     action_head: str = option(
         "dot",
         "network",
-        "how actions are scored from their features: dot, mlp (over the state's and the move's "
-        "embeddings) or fused (over the body's output and the move's features)",
+        "how actions are scored from their descriptions: dot, mlp (over the state's and the "
+        "move's embeddings) or fused (over the body's output and the move's description)",
         choices=ACTION_HEADS,
     )
     action_rest: bool = option(
-        True, "network", "score actions with features of what they leave in the hand"
+        True, "network", "score actions with counts of what they leave in the hand"
     )
     action_context: bool = option(
         False,
