@@ -23,12 +23,12 @@ import numpy as np
 
 from big2.hand_ranking import Ranking
 from big2.rules import Rules
-from envs.decisions import Legal
 from envs.engine import MAX_COMBOS, Games, Tables
 from envs.kernels import heuristic, replies, search
 from envs.kernels.combos import enumerate_combos
 from envs.kernels.heuristic import HeuristicArrays
 from envs.kernels.turns import CatalogArrays, GameArrays
+from observers.moves import PLAN_FEATURES, REPLY_FEATURES
 
 
 class CompiledHeuristic:
@@ -45,26 +45,34 @@ class CompiledHeuristic:
         heuristic.choose(slots, state, cat, heur, out)
         return out
 
-    def plan_features(self, games: Games, slots: np.ndarray, legal: Legal) -> np.ndarray:
-        """(len(slots), K, 4) int8: ``training.features.plan_features`` of the acting seat
-        of each game of ``slots``, one row per move of its ``legal`` list (zeros past it)."""
+    def plan_features(
+        self, games: Games, slots: np.ndarray, moves: np.ndarray, counts: np.ndarray
+    ) -> np.ndarray:
+        """(len(slots), K, PLAN_FEATURES) int8: :func:`observers.moves.plan_features` of the
+        acting seat of each game of ``slots``, row j for its legal move ``moves[i, j]`` (a
+        catalog index or PASS; the first ``counts[i]`` are legal, zeros past them)."""
         slots = np.ascontiguousarray(slots, dtype=np.int64)
-        out = np.zeros((*legal.moves.shape, heuristic.PLAN_FEATURES), np.int8)
+        out = np.zeros((*moves.shape, PLAN_FEATURES), np.int8)
         chosen = self.choose(games, slots)
         state, cat, heur = heuristic_inputs(games)
-        heuristic.plan_features(slots, chosen, legal.moves, legal.counts, state, cat, heur, out)
+        heuristic.plan_features(slots, chosen, moves, counts, state, cat, heur, out)
         return out
 
     def reply_features(
-        self, games: Games, slots: np.ndarray, legal: Legal, cheat: bool = False
+        self,
+        games: Games,
+        slots: np.ndarray,
+        moves: np.ndarray,
+        counts: np.ndarray,
+        cheat: bool = False,
     ) -> np.ndarray:
-        """(len(slots), K, 4) int8: ``training.features.reply_features`` of the acting seat
-        of each game of ``slots`` (``cheat``: read off the opponents' hands), one row per
-        move of its ``legal`` list (zeros past it)."""
+        """(len(slots), K, REPLY_FEATURES) int8: :func:`observers.moves.reply_features` of
+        the acting seat of each game of ``slots`` (``cheat``: read off the opponents'
+        hands), rows as :meth:`plan_features`'."""
         slots = np.ascontiguousarray(slots, dtype=np.int64)
-        out = np.zeros((*legal.moves.shape, replies.REPLY_FEATURES), np.int8)
+        out = np.zeros((*moves.shape, REPLY_FEATURES), np.int8)
         state, cat, heur = heuristic_inputs(games)
-        replies.reply_features(slots, legal.moves, legal.counts, cheat, state, cat, heur, out)
+        replies.reply_features(slots, moves, counts, cheat, state, cat, heur, out)
         return out
 
     def playout_winners(self, games: Games, slots: np.ndarray) -> np.ndarray:

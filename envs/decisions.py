@@ -3,10 +3,10 @@
 :class:`Decisions` holds, for M seats (one per game) that must move, what a policy is
 given: the observer's vector, the legal actions (each row's legal action ids first, in
 the order of :meth:`big2.game.Game.legal_moves`, padded with :data:`PAD`), and optionally
-per-legal-action features and a critic's vector. The vector env makes it, opponents and
-policies read it, and training stores it: the same names all the way
-(``observation``, ``legal``, ``features``, ``critic``). A :class:`BatchPolicy` is what
-answers one: one action per row.
+the move features of each legal action (:mod:`observers.moves`) and a critic's vector.
+The vector env makes it, opponents and policies read it, and training stores it: the
+same names all the way (``observation``, ``legal``, ``features``, ``critic``). A
+:class:`BatchPolicy` is what answers one: one action per row.
 
 :class:`DecisionMaker` makes it from the compiled engine's arrays.
 
@@ -26,20 +26,15 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from big2.game import View
-from big2.hand_ranking import PASS, HandRanking, catalog
 from envs import codecs
-from envs.batch_observers import batch_encoder, view_of
+from envs.batch_moves import batch_move_features
+from envs.batch_observers import batch_encoder
 from envs.engine import Games
 from envs.kernels.turns import PAD, fill_legal, legal_ranges
 from observers.base import Observer
+from observers.moves import MoveFeatures
 
-__all__ = ["PAD", "DecisionMaker", "Decisions", "Legal", "LegalFeatures", "pad_rows"]
-
-# per legal move of a seat's view, a row of features: (view, legal moves) -> (K, F). It may
-# also have ``batch(games, slots, legal) -> (M, K, F)``: the same rows for many games in one
-# compiled call, which DecisionMaker then uses (training.features.PLAN is such an object).
-LegalFeatures = Callable[[View, Sequence[HandRanking]], np.ndarray]
+__all__ = ["PAD", "DecisionMaker", "Decisions", "Legal", "pad_rows"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +44,7 @@ class Decisions:
     Attributes:
         observation: (M, D) float32, the observer's vector of each seat's view.
         legal: (M, K) int32, each row's legal action ids, then :data:`PAD`.
-        features: (M, K, F), a row of features per legal action, or None.
+        features: (M, K, F), a row of move features per legal action, or None.
         critic: (M, C) float32, the critic observer's vector (may see every hand), or None.
     """
 
@@ -134,7 +129,7 @@ class BatchPolicy(Protocol):
 
     The :class:`~envs.decisions.Decisions` record holds what the env would give those M
     games' acting seats (``observation`` (M, D), ``legal`` (M, K), and ``features`` when
-    the env has ``legal_features``); the result is one action per row, an entry of its
+    the env has ``move_features``); the result is one action per row, an entry of its
     legal row.
     """
 
@@ -167,7 +162,9 @@ class Legal:
 
 
 class DecisionMaker:
-    """Makes :class:`Decisions` (and :class:`Legal` lists) from a :class:`Games`' arrays."""
+    """Makes :class:`Decisions` (and :class:`Legal` lists) from a :class:`Games`' arrays:
+    the observers' vectors by :func:`envs.batch_observers.batch_encoder`, the move features'
+    rows by :func:`envs.batch_moves.batch_move_features`."""
 
     def __init__(
         self,
@@ -175,13 +172,14 @@ class DecisionMaker:
         observer: Observer,
         codec: Any,
         critic_observer: Observer | None = None,
-        legal_features: LegalFeatures | None = None,
+        move_features: MoveFeatures | None = None,
     ) -> None:
         self.games, self.observer, self.codec = games, observer, codec
         self.encode = batch_encoder(observer)[0]
         self.critic_observer = critic_observer
         self.encode_critic = None if critic_observer is None else batch_encoder(critic_observer)[0]
-        self.legal_features = legal_features
+        self.move_features = move_features
+        self.move_rows = None if move_features is None else batch_move_features(move_features)[0]
         self.hand_actions = _hand_action_table(codec)
 
     def legal(self, slots: np.ndarray) -> Legal:
@@ -211,7 +209,7 @@ class DecisionMaker:
             seen = self._encode(self.encode_critic, self.critic_observer, slots, seats)
         if legal is None:
             return Decisions(obs, np.full((len(slots), 1), PAD, np.int32), None, seen)
-        features = None if self.legal_features is None else self.features(slots, seats, legal)
+        features = None if self.move_rows is None else self.features(slots, legal)
         return Decisions(obs, legal.actions.copy(), features, seen)
 
     def encode_into(
@@ -235,24 +233,11 @@ class DecisionMaker:
         encode(self.games, slots, seats, out)
         return out
 
-    def features(self, slots: np.ndarray, seats: np.ndarray, legal: Legal) -> np.ndarray:
-        """``legal_features`` of each row's legal moves, aligned with its legal row: its
-        ``batch`` when it has one, else at Python speed, a :class:`~big2.game.View` per row."""
-        assert self.legal_features is not None
-        batch = getattr(self.legal_features, "batch", None)
-        if batch is not None:
-            return np.asarray(batch(self.games, slots, legal))
-        cat = catalog(self.games.tables.rules)
-        rows = []
-        for i, (slot, seat) in enumerate(zip(slots.tolist(), seats.tolist(), strict=True)):
-            moves = legal.moves[i, : legal.counts[i]].tolist()
-            listed = tuple(cat[m] if m >= 0 else PASS for m in moves)
-            rows.append(np.asarray(self.legal_features(view_of(self.games, slot, seat), listed)))
-        width, dtype = (rows[0].shape[1], rows[0].dtype) if rows else (0, np.float32)
-        out = np.zeros((len(slots), legal.moves.shape[1], width), dtype)
-        for i, row in enumerate(rows):
-            out[i, : len(row)] = row
-        return out
+    def features(self, slots: np.ndarray, legal: Legal) -> np.ndarray:
+        """The move features of the acting seats of ``slots``, one row per legal move,
+        aligned with ``legal``'s rows (zeros past each row's count)."""
+        assert self.move_rows is not None
+        return self.move_rows(self.games, slots, legal.moves, legal.counts)
 
 
 def _hand_action_table(codec: Any) -> np.ndarray:

@@ -42,15 +42,18 @@ from big2.board import N_SEATS
 from big2.evaluation import duplicate_board
 from big2.rules import STANDARD, Rules
 from envs import codecs
-from envs.decisions import BatchPolicy, DecisionMaker, LegalFeatures
+from envs.decisions import BatchPolicy, DecisionMaker
 from envs.engine import MAX_MOVES, Games, Tables
 from envs.opponents import Opponents
+from envs.renamed import renamed
 from observers.base import Observer
+from observers.moves import MoveFeatures
 
 BATCH_DEALS = 250  # deals played at once (1,000 games): memory, not results, sets it
 POLICY, OPPONENT = 1, 0  # the two kinds seated (indices into the Opponents' mix)
 
 
+@renamed(legal_features="move_features")
 def deal_results(
     policy: BatchPolicy,
     opponent: str | BatchPolicy,
@@ -59,12 +62,12 @@ def deal_results(
     rules: Rules = STANDARD,
     observer: Observer | str = "simple",
     actions: str = "catalog",
-    legal_features: LegalFeatures | None = None,
+    move_features: MoveFeatures | None = None,
 ) -> list[tuple[int, int]]:
     """Per deal, the policy's (wins, total score) over its four games (see the module).
 
     ``policy`` sees what the vector env shows a seat: ``observer``'s vector, the legal
-    actions of codec ``actions`` and, with ``legal_features``, their rows. An observer
+    actions of codec ``actions`` and, with ``move_features``, their rows. An observer
     that sees every hand (a study's upper bound) sees them here too.
     """
     if n_deals < 1:
@@ -74,7 +77,7 @@ def deal_results(
     out: list[tuple[int, int]] = []
     for first in range(0, n_deals, BATCH_DEALS):
         deals = range(first, min(first + BATCH_DEALS, n_deals))
-        out += _play(policy, opponent, deals, seed, rules, seen, codec, legal_features)
+        out += _play(policy, opponent, deals, seed, rules, seen, codec, move_features)
     return out
 
 
@@ -91,13 +94,13 @@ def _play(
     rules: Rules,
     observer: Observer,
     codec: codecs.ActionCodec,
-    legal_features: LegalFeatures | None,
+    move_features: MoveFeatures | None,
 ) -> list[tuple[int, int]]:
     """Play ``deals`` to the end, all games at once: game 4 i + s seats the policy in seat
     s on deal ``deals[i]``."""
     n = len(deals) * N_SEATS
     games = Games(n, Tables.of(rules))
-    maker = DecisionMaker(games, observer, codec, None, legal_features)
+    maker = DecisionMaker(games, observer, codec, None, move_features)
     rng = np.random.default_rng(_entropy(seed, deals[0]))  # reseeds agent specs
     seats = Opponents(maker, [opponent, policy], rng)
     streams = np.empty((n, MAX_MOVES))

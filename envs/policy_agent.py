@@ -31,12 +31,10 @@ from big2.rules import STANDARD, Rules
 from envs import codecs
 from envs.codecs import ActionCodec
 from observers.base import Observer
+from observers.moves import MoveFeatures
 
 Policy = Callable[..., Any]  # (observation, mask[, features]) -> action index or logits
 THOUGHT_SIZE = 5  # candidates kept in a move's thought (big2.log.Thought)
-# extra input for the policy, one row per legal move (in legal-move order), from what the
-# seat sees: (view, legal moves) -> (len(legal moves), F)
-ActionFeatures = Callable[[View, Sequence[HandRanking]], np.ndarray]
 
 
 class PolicyAgent:
@@ -48,8 +46,8 @@ class PolicyAgent:
             that make the policy's inputs, as the env would for that seat.
         rules: the rules the codec and observer are built for (when given by name).
         name: the name the arena reports.
-        features: with it, the policy is called as ``policy(obs, mask, features(view,
-            legal_moves))``, one row per legal move (e.g. :func:`training.features.plan_features`);
+        features: move features (:mod:`observers.moves`); with them, the policy is called
+            as ``policy(obs, mask, features(view, legal_moves))``, one row per legal move;
             features with ``perfect_information`` set are also handed the game (``cheat``).
         sample: sample among the legal actions by softmax of the logits instead of
             playing the most likely one (needs a logits policy).
@@ -68,7 +66,7 @@ class PolicyAgent:
         actions: ActionCodec | str = "catalog",
         rules: Rules = STANDARD,
         name: str = "policy",
-        features: ActionFeatures | None = None,
+        features: MoveFeatures | None = None,
         *,
         sample: bool = False,
         seed: Seed = None,
@@ -110,7 +108,7 @@ class PolicyAgent:
         if self.features is None:
             return obs, mask
         if self.cheating_features:  # they read every hand too: hand them the game
-            return obs, mask, self.features(view, legal_moves, self.game)  # type: ignore[call-arg]
+            return obs, mask, self.features(view, legal_moves, self.game)
         return obs, mask, self.features(view, legal_moves)
 
     def act(self, view: View, legal_moves: Sequence[HandRanking]) -> HandRanking:

@@ -35,12 +35,14 @@ from big2.rules import Rules
 from envs import codecs
 from envs.codecs import ActionCodec
 from envs.compiled_heuristic import heuristic_arrays
-from envs.decisions import BatchPolicy, DecisionMaker, LegalFeatures
+from envs.decisions import BatchPolicy, DecisionMaker
 from envs.engine import Games, Tables
 from envs.kernels import search
 from envs.kernels.turns import PASS
 from envs.opponents import Opponents
+from envs.renamed import renamed
 from observers.base import Observer
+from observers.moves import MoveFeatures
 
 
 class CompiledRollouts:
@@ -79,7 +81,7 @@ class PolicyRollouts:
     public history replayed, the candidate played; :class:`~envs.opponents.Opponents`
     then plays them all to their end, asking ``policy`` once per round for every game
     where the searching seat is to move (it sees what the vector env shows a seat:
-    ``observer``'s vector, codec ``actions``' legal actions, ``legal_features``' rows).
+    ``observer``'s vector, codec ``actions``' legal actions, ``move_features``' rows).
     Deterministic when the policy is.
     """
 
@@ -88,14 +90,15 @@ class PolicyRollouts:
     # each a forward pass, so larger calls amortise them (ROUND is 8 for the others)
     round = 64
 
+    @renamed(legal_features="move_features")
     def __init__(
         self,
         policy: BatchPolicy,
         observer: Observer,
         actions: ActionCodec | str = "catalog",
-        legal_features: LegalFeatures | None = None,
+        move_features: MoveFeatures | None = None,
     ) -> None:
-        self.policy, self.observer, self.legal_features = policy, observer, legal_features
+        self.policy, self.observer, self.move_features = policy, observer, move_features
         self.codec = codecs.make(actions, observer.rules) if isinstance(actions, str) else actions
 
     def wins(
@@ -120,7 +123,7 @@ class PolicyRollouts:
                 search.copy_game(state, slot - slot % k, state, slot)
         slots = np.arange(n)
         games.apply(slots, np.tile(np.array([_index(m) for m in moves], np.int64), len(deals)))
-        maker = DecisionMaker(games, self.observer, self.codec, None, self.legal_features)
+        maker = DecisionMaker(games, self.observer, self.codec, None, self.move_features)
         seats = Opponents(maker, ["heuristic", self.policy], np.random.default_rng(0))
         kinds = np.zeros((n, 4), np.int64)
         kinds[:, view.seat] = 1

@@ -9,7 +9,7 @@
 | Legal actions | `info["legal"]` `(num_envs, K)` int32, or `action_masks()` `(num_envs, n)` int8 |
 
 ``Big2VectorEnv(num_envs, observer="simple", actions="catalog", rules="standard",
-opponents=None, reward="score", seed=None, critic_observer=None, legal_features=None,
+opponents=None, reward="score", seed=None, critic_observer=None, move_features=None,
 autoreset_mode="SameStep", opponent_draw="seat", copy=True)``.
 The games run in a compiled engine (:mod:`envs.engine`) that the tests check move by
 move against :mod:`big2.game`.
@@ -57,11 +57,14 @@ The legal actions are in ``info["legal"]`` (``num_envs``, K): each agent's legal
 ids first, in the order of :meth:`big2.game.Game.legal_moves`, padded with -1; K is the
 largest legal count in the batch, so it varies from step to step and no legal move is
 ever dropped (a fixed width would be 2,380 wide to hold every position). With
-``legal_features``, ``info["features"]`` (``num_envs``, K, F) holds
-``legal_features(view, legal_moves)`` per legal action, rows aligned with
-``info["legal"]``. :meth:`action_masks` gives the full-width int8 masks and
-:meth:`sample_legal` one legal action per agent. Every info array has its boolean
-``_key`` mask, as gymnasium lays them out.
+``move_features`` (:mod:`observers.moves`: ``PLAN``, ``REPLIES``, or one's own
+``MoveFeatures``), ``info["features"]`` (``num_envs``, K, F) holds
+``move_features(view, legal_moves)``, one row per legal action, aligned with
+``info["legal"]``: computed for every game in one compiled call for those of
+:mod:`observers.moves`, picked by type as the observers' kernels are
+(:mod:`envs.batch_moves`), and one view at a time for any other. :meth:`action_masks`
+gives the full-width int8 masks and :meth:`sample_legal` one legal action per agent.
+Every info array has its boolean ``_key`` mask, as gymnasium lays them out.
 
 **Rewards and the end of a game.** An agent's reward is zero until its game ends (under
 ``"shaped"``, each of its plays also earns its size / 5 at once), then its final reward
@@ -121,19 +124,22 @@ from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs import codecs
 from envs.decisions import BatchPolicy as BatchPolicy  # its home; the env's name for it too
-from envs.decisions import DecisionMaker, Legal, LegalFeatures
+from envs.decisions import DecisionMaker, Legal
 from envs.engine import Games, Tables
 from envs.kernels.deals import Generators
 from envs.kernels.turns import find_actions
 from envs.opponents import Opponents, check_draw
 from envs.outputs import Outputs
+from envs.renamed import renamed
 from envs.rewards import REWARDS, final_reward_rows
 from observers.base import Observer
+from observers.moves import MoveFeatures
 
 
 class Big2VectorEnv(gym.vector.VectorEnv):
     """Many games of Big Two in one call; see the module docstring."""
 
+    @renamed(legal_features="move_features")
     def __init__(
         self,
         num_envs: int,
@@ -144,7 +150,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         reward: str = "score",
         seed: int | None = None,
         critic_observer: Observer | str | None = None,
-        legal_features: LegalFeatures | None = None,
+        move_features: MoveFeatures | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         opponent_draw: str = "seat",
         copy: bool = True,
@@ -167,7 +173,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.codec = codecs.make(actions, self.rules)
         critic = None if critic_observer is None else self._observer(critic_observer)
         self.games = Games(self.num_games, Tables.of(self.rules))
-        self.maker = DecisionMaker(self.games, self.observer, self.codec, critic, legal_features)
+        self.maker = DecisionMaker(self.games, self.observer, self.codec, critic, move_features)
         self._declare_spaces()
         self._seed(seed)
         self.opponents = None
@@ -405,8 +411,8 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         maker.encode_into(live, seats, rows, out.observation, out.critic)
         live_legal = legal.take(live) if ongoing else legal
         out.put_legal(rows, live_legal.actions)
-        if maker.legal_features is not None:
-            out.put_features(rows, maker.features(live, seats, live_legal))
+        if maker.move_features is not None:
+            out.put_features(rows, maker.features(live, live_legal))
         if ongoing:  # their agents see the end of their game
             slots, seated = self._seated(np.flatnonzero(over))
             agents = self._agent(slots, seated)
@@ -418,7 +424,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         if self.opponents is not None:
             out.seat[:] = self.opponents.learner
         info: dict[str, Any] = {"legal": out.legal_view(), "seat": out.seat}
-        if maker.legal_features is not None:
+        if maker.move_features is not None:
             info["features"] = out.features_view()
         if self.all_seats:
             out.acting[rows] = True

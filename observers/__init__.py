@@ -2,7 +2,8 @@
 
 Pieces may be cut into named fields (``"history.cards"``). The registry holds the
 observers of a seat; :class:`FullStateObserver` (every hand, absolute seats: the layout of
-``raw_env.state()``) is no seat's observation and is not registered.
+``raw_env.state()``) is no seat's observation and is not registered. :mod:`observers.moves`
+holds the move features: what a seat's view says of each of its legal moves, a row each.
 
 >>> import observers
 >>> sorted(observers.REGISTRY)

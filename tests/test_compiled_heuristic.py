@@ -3,10 +3,11 @@
 Games run in the compiled engine and, move for move, in :class:`big2.game.Game` (the
 reference); at every position the compiled choice of the acting seat must be the move the
 Python agent makes on that seat's view and legal moves, and the compiled plan features of
-its legal moves (:data:`training.features.PLAN`'s ``batch``) must be the rows that
-:func:`training.features.plan_features` computes from that view, and so must the reply
-features, fair and cheating (:func:`training.features.reply_features`). Games are played by the
-heuristic itself, by random moves, and by a mix, under both rules presets.
+its legal moves (:func:`envs.batch_moves.batch_move_features` of
+:data:`observers.moves.PLAN`) must be the rows that :func:`observers.moves.plan_features`
+computes from that view, and so must the reply features, fair and cheating
+(:func:`observers.moves.reply_features`). Games are played by the heuristic itself, by
+random moves, and by a mix, under both rules presets.
 
 The lockstep games are :func:`training.twins.play_lockstep`'s; ``python -m
 bench.heuristic`` times both players on the same positions.

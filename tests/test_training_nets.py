@@ -1,4 +1,4 @@
-"""Unit tests of the network pieces: rest features, legal positions and their distribution."""
+"""Unit tests of the network pieces: rest counts, legal positions and their distribution."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from training.nets import (
     ILLEGAL,
     MaskedActor,
     NumpyLogits,
-    action_features,
+    action_table,
     legal_distribution,
     pooled,
-    rest_features,
+    rest_counts,
     trim,
 )
 
@@ -28,11 +28,11 @@ def bits(text: str) -> torch.Tensor:
     return torch.tensor([[float(mask >> i & 1) for i in range(52)]])
 
 
-def test_rest_features_describe_what_a_play_leaves():
-    rest = rest_features(bits("3D 3C 5H 9S TS 2S"), bits("3D"))[0].tolist()
+def test_rest_counts_describe_what_a_play_leaves():
+    rest = rest_counts(bits("3D 3C 5H 9S TS 2S"), bits("3D"))[0].tolist()
     # left: 3C 5H 9S TS 2S -> 5 cards, 5 singles, no pairs or triples, 3 singles below T
     assert rest == pytest.approx([5 / 13, 5 / 13, 0.0, 0.0, 3 / 7])
-    pair = rest_features(bits("3D 3C 7H 7S 7D"), bits("3D 3C"))[0].tolist()
+    pair = rest_counts(bits("3D 3C 7H 7S 7D"), bits("3D 3C"))[0].tolist()
     assert pair == pytest.approx([3 / 13, 0.0, 0.0, 1 / 4, 0.0])
 
 
@@ -58,10 +58,10 @@ def test_trim_keeps_every_legal_column():
 @pytest.mark.parametrize("actions", ["catalog", "hand"])
 def test_masked_actor_scores_legal_positions_and_pads_the_rest(rest, actions, head):
     codec = codecs.make(actions)
-    features = action_features(codec)
+    table = action_table(codec)
     if actions == "catalog":
-        assert features is not None and features.shape == (codec.n, 52 + 10 + 1)
-    actor = MaskedActor(observers.make("simple"), codec.n, (16,), features, head, rest)
+        assert table is not None and table.shape == (codec.n, 52 + 10 + 1)
+    actor = MaskedActor(observers.make("simple"), codec.n, (16,), table, head, rest)
     obs = np.random.default_rng(0).random((2, 161), dtype=np.float32)
     legal = np.array([[0, 5, codec.n - 1, -1], [9, -1, -1, -1]])
     scores = actor.scores(obs, legal)
@@ -77,9 +77,9 @@ def test_masked_actor_scores_legal_positions_and_pads_the_rest(rest, actions, he
     assert full[[0, 5, codec.n - 1]] == pytest.approx(scores[0].detach().numpy(), abs=1e-5)
 
 
-def test_rest_features_need_an_observer_that_shows_the_hand():
+def test_rest_counts_need_an_observer_that_shows_the_hand():
     with pytest.raises(ValueError, match="need an observer"):
-        MaskedActor(161, 1695, (16,), action_features(codecs.make("catalog")), rest=True)
+        MaskedActor(161, 1695, (16,), action_table(codecs.make("catalog")), rest=True)
 
     class NoHand(observers.Observer):
         name = "no-hand"
@@ -127,7 +127,7 @@ def test_the_planes_cnn_sees_where_cards_are():
 def test_with_context_a_move_is_scored_knowing_the_other_legal_moves():
     codec = codecs.make("catalog")
     torch.manual_seed(0)
-    actor = MaskedActor(observers.make("simple"), codec.n, (16,), action_features(codec), "mlp",
+    actor = MaskedActor(observers.make("simple"), codec.n, (16,), action_table(codec), "mlp",
                         context=True)  # fmt: skip
     obs = np.random.default_rng(0).random((1, 161), dtype=np.float32).repeat(3, axis=0)
     legal = np.array([[0, 5, -1], [0, 9, 12], [0, 5, -1]])
@@ -135,7 +135,7 @@ def test_with_context_a_move_is_scored_knowing_the_other_legal_moves():
     assert scores[0, 0] != scores[1, 0]  # the same move beside other moves scores otherwise
     assert scores[0].tolist() == pytest.approx(scores[2].tolist(), abs=1e-6)
     assert scores[0, 2] == ILLEGAL
-    plain = MaskedActor(observers.make("simple"), codec.n, (16,), action_features(codec), "mlp")
+    plain = MaskedActor(observers.make("simple"), codec.n, (16,), action_table(codec), "mlp")
     assert plain.scorer is not None and plain.scorer.context is None
 
 
@@ -143,14 +143,14 @@ def test_with_context_a_move_is_scored_knowing_the_other_legal_moves():
 def test_the_fused_head_reads_state_and_move_together(context):
     codec = codecs.make("catalog")
     torch.manual_seed(0)
-    actor = MaskedActor(observers.make("simple"), codec.n, (16,), action_features(codec),
+    actor = MaskedActor(observers.make("simple"), codec.n, (16,), action_table(codec),
                         "fused", context=context)  # fmt: skip
     scorer = actor.scorer
     assert scorer is not None and scorer.fused
     assert scorer.state is None and scorer.bias is None  # no unused layers
     assert not any(name.startswith(("state.", "bias.")) for name in scorer.state_dict())
     assert (scorer.action is not None) == context  # action embeddings only to pool them
-    first = scorer.joint[0]  # the body's output (16) beside the move's features (63)
+    first = scorer.joint[0]  # the body's output (16) beside the move's description (63)
     assert isinstance(first, torch.nn.Linear) and first.in_features == 16 + 52 + 10 + 1
     rng = np.random.default_rng(0)
     obs = rng.random((2, 161), dtype=np.float32)
@@ -166,7 +166,7 @@ def test_the_fused_head_reads_state_and_move_together(context):
 def test_an_unknown_action_head_is_refused_by_name():
     codec = codecs.make("catalog")
     with pytest.raises(ValueError, match=r"action head must be one of .*'fused'.*got 'deep'"):
-        MaskedActor(observers.make("simple"), codec.n, (16,), action_features(codec), "deep")
+        MaskedActor(observers.make("simple"), codec.n, (16,), action_table(codec), "deep")
 
 
 def test_pooling_takes_the_mean_and_maximum_of_each_row():

@@ -12,7 +12,7 @@ from envs import codecs
 from training.bodies import SEQUENCE_STATE, SequenceBody, make_body, sequence_piece
 from training.checkpoint import setting
 from training.config import Config
-from training.nets import MaskedActor, action_features, legal_distribution
+from training.nets import MaskedActor, action_table, legal_distribution
 
 HISTORY = observers.make("history")  # the last 16 moves, empty rows first
 
@@ -81,7 +81,7 @@ def test_more_padding_in_front_changes_nothing():
 def test_one_training_step_moves_the_gru():
     torch.manual_seed(0)
     codec = codecs.make("catalog")
-    actor = MaskedActor(HISTORY, codec.n, (32,), action_features(codec), "mlp", rest=True,
+    actor = MaskedActor(HISTORY, codec.n, (32,), action_table(codec), "mlp", rest=True,
                         body="gru")  # fmt: skip
     game, obs, legal = Game(seed=1), [], []
     for _ in range(6):

@@ -63,7 +63,7 @@ def make_env(cfg: Config, seed: int, pool: list[SnapshotPolicy] | None = None) -
         reward=cfg.reward,
         seed=seed,
         critic_observer=critic,
-        legal_features=cfg.features(),
+        move_features=cfg.features(),
         opponent_draw=cfg.opponent_draw,
     )
 

@@ -35,8 +35,9 @@ from big2.rules import get as get_rules
 from envs import codecs
 from envs.opponents import DRAWS
 from envs.rewards import REWARDS
+from observers import moves
+from observers.moves import MoveFeatures
 from training.bodies import BODIES, sequence_piece
-from training.features import Features, legal_features
 
 LR_SCHEDULES = ("constant", "linear")
 EVAL_ENGINES = ("arena", "compiled")
@@ -160,12 +161,12 @@ class Config:
     action_head: str = option(
         "dot",
         "network",
-        "how actions are scored from their features: dot, mlp (over the state's and the move's "
-        "embeddings) or fused (over the body's output and the move's features)",
+        "how actions are scored from their descriptions: dot, mlp (over the state's and the "
+        "move's embeddings) or fused (over the body's output and the move's description)",
         choices=ACTION_HEADS,
     )
     action_rest: bool = option(
-        True, "network", "score actions with features of what they leave in the hand"
+        True, "network", "score actions with counts of what they leave in the hand"
     )
     action_context: bool = option(
         False,
@@ -327,11 +328,11 @@ class Config:
         """Whether the learner plays all four seats (``--opponents self-all``)."""
         return self.opponents == (SELF_ALL,)
 
-    def features(self) -> Features | None:
-        """The per-move features the actor reads (plan and reply features), or None. An
-        actor that sees every hand reads the cheating reply features."""
+    def features(self) -> MoveFeatures | None:
+        """The move features the actor reads (:func:`observers.moves.make`: plan and reply
+        features), or None. An actor that sees every hand reads the cheating replies."""
         cheats = observers.make(self.observer, self.rules).perfect_information
-        return legal_features(self.plan_features, self.reply_features, cheat=cheats)
+        return moves.make(self.plan_features, self.reply_features, cheat=cheats)
 
     def to_dict(self) -> dict[str, Any]:
         """The config as JSON-ready data (tuples as lists)."""

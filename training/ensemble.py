@@ -56,7 +56,7 @@ class Ensemble(nn.Module):
 
     @property
     def uses_plan(self) -> bool:
-        """Whether :meth:`scores` needs the legal features (the members are built alike)."""
+        """Whether :meth:`scores` needs the move features (the members are built alike)."""
         return self.nets[0].uses_plan
 
     @property

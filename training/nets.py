@@ -25,12 +25,12 @@ from big2.rules import get as get_rules
 from envs import codecs
 from envs.engine import MAX_COMBOS
 from observers.base import Observer
+from observers.moves import MoveFeatures
 from training.bodies import HandReader, make_body, mlp
 from training.config import ACTION_HEADS, Config
-from training.features import Features
 
 ILLEGAL = -1e9
-REST_FEATURES = 5
+REST_COUNTS = 5  # the columns of rest_counts
 
 
 def to_tensor(x: Any, device: torch.device, dtype: torch.dtype = torch.float32) -> torch.Tensor:
@@ -51,9 +51,9 @@ def trim(legal: Any) -> np.ndarray:
     return arr[:, :width]
 
 
-def rest_features(hand: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
-    """What each play leaves in the hand: cards, and singles, pairs, triples+ and low
-    singles (below T) when the rest is grouped by rank, each scaled to about [0, 1]."""
+def rest_counts(hand: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
+    """What each play leaves in the hand, counted: cards, and singles, pairs, triples+ and
+    low singles (below T) when the rest is grouped by rank, each scaled to about [0, 1]."""
     rest = (hand - action).clamp(min=0)
     counts = rest.view(-1, 13, 4).sum(-1)
     singles = counts == 1
@@ -69,8 +69,9 @@ def rest_features(hand: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
     ).to(hand.dtype)
 
 
-def action_features(codec: Any) -> np.ndarray | None:
-    """Per action of a catalog codec: 52 cards, category one-hot (10), pass flag; else None."""
+def action_table(codec: Any) -> np.ndarray | None:
+    """The catalog codec's action descriptions, one row per action: 52 cards, category
+    one-hot (10), pass flag; None for another codec (its actions' meaning is not fixed)."""
     catalog = getattr(codec, "catalog", None)
     if catalog is None:
         return None
@@ -86,20 +87,21 @@ def action_features(codec: Any) -> np.ndarray | None:
 
 
 class ActionScorer(nn.Module):
-    """Scores legal actions from the state and each action's features.
+    """Scores legal actions from the state and each action's description.
 
     Heads: ``dot``, the dot product of a state embedding and an embedding of the action's
-    features (plus a bias from the features); ``mlp``, a hidden layer over those two
-    embeddings side by side; ``fused``, an MLP of two hidden layers over the body's
-    output and the action's raw features side by side, so state and action meet at the
-    first layer (as DouZero's Q-network reads state and move together).
+    description (plus a bias from it); ``mlp``, a hidden layer over those two embeddings
+    side by side; ``fused``, an MLP of two hidden layers over the body's output and the
+    action's raw description side by side, so state and action meet at the first layer
+    (as DouZero's Q-network reads state and move together).
 
-    For the catalog codec an action's meaning is fixed, so it is described by features
-    (its 52 cards, its category, a pass flag; optionally what it leaves in the hand and
-    per-move legal features, the planner's view of it and who could answer it) and
-    similar combinations share what is learned. ``plan`` holds what each column of the
-    legal features is multiplied by (empty: none are read). Work grows with the number
-    of legal actions, not with 17,859.
+    For the catalog codec an action's meaning is fixed, so it is described by a row of
+    ``table`` (:func:`action_table`: its 52 cards, its category, a pass flag), optionally
+    followed by what it leaves in the hand (:func:`rest_counts`) and its move features
+    (:mod:`observers.moves`: the planner's view of it, who could answer it), and similar
+    combinations share what is learned. ``plan`` holds what each column of the move
+    features is multiplied by (empty: none are read). Work grows with the number of
+    legal actions, not with 17,859.
 
     With ``context`` the state embedding also reads the set of legal moves: the mean and
     the maximum of their embeddings (a DeepSets pooling), so a move is scored knowing
@@ -108,7 +110,7 @@ class ActionScorer(nn.Module):
 
     def __init__(
         self,
-        features: np.ndarray,
+        table: np.ndarray,
         width: int,
         embed: int = 128,
         head: str = "dot",
@@ -120,9 +122,9 @@ class ActionScorer(nn.Module):
         if head not in ACTION_HEADS:
             raise ValueError(f"action head must be one of {ACTION_HEADS}, got {head!r}")
         self.hand, self.plan = hand, bool(plan)
-        n_features = features.shape[1] + (REST_FEATURES if hand is not None else 0) + len(plan)
+        n_inputs = table.shape[1] + (REST_COUNTS if hand is not None else 0) + len(plan)
         # derived from the codec, so not saved in checkpoints (persistent=False)
-        self.register_buffer("features", torch.as_tensor(features), persistent=False)
+        self.register_buffer("table", torch.as_tensor(table), persistent=False)
         self.register_buffer("plan_scale", torch.tensor(tuple(plan)), persistent=False)
         self.fused = head == "fused"
         # Built in the order the heads had before "fused" came (state, action, bias,
@@ -131,18 +133,18 @@ class ActionScorer(nn.Module):
         self.state = None if self.fused else nn.Linear(width, embed)
         # the actions' embeddings: what "dot" and "mlp" score, and what the context pools
         self.action = (
-            nn.Sequential(nn.Linear(n_features, embed), nn.ReLU(), nn.Linear(embed, embed))
+            nn.Sequential(nn.Linear(n_inputs, embed), nn.ReLU(), nn.Linear(embed, embed))
             if context or not self.fused
             else None
         )
-        self.bias = None if self.fused else nn.Linear(n_features, 1)
+        self.bias = None if self.fused else nn.Linear(n_inputs, 1)
         # the state's width where it meets the actions: the body's own for "fused"
         meets = width if self.fused else embed
         self.context = nn.Linear(2 * embed, meets) if context else None
         self.joint: nn.Module | None = None
         if self.fused:
             self.joint = nn.Sequential(
-                nn.Linear(width + n_features, 2 * embed),
+                nn.Linear(width + n_inputs, 2 * embed),
                 nn.ReLU(),
                 nn.Linear(2 * embed, embed),
                 nn.ReLU(),
@@ -155,12 +157,12 @@ class ActionScorer(nn.Module):
         self, hidden: torch.Tensor, legal: torch.Tensor, obs: torch.Tensor, plan: Any = None
     ) -> torch.Tensor:
         rows, slots = (legal >= 0).nonzero(as_tuple=True)
-        f = self.features[legal[rows, slots]]  # type: ignore[index]
+        f = self.table[legal[rows, slots]]  # type: ignore[index]
         if self.hand is not None:
-            f = torch.cat([f, rest_features(self.hand(obs)[rows], f[:, :52])], -1)
+            f = torch.cat([f, rest_counts(self.hand(obs)[rows], f[:, :52])], -1)
         if self.plan:
             if plan is None:
-                raise ValueError("this actor scores actions with legal features; pass `plan`")
+                raise ValueError("this actor scores actions with move features; pass `plan`")
             picked = to_tensor(np.asarray(plan)[:, : legal.shape[1]], f.device)[rows, slots]
             scale: torch.Tensor = self.plan_scale  # type: ignore[assignment]
             f = torch.cat([f, picked * scale], -1)
@@ -172,7 +174,7 @@ class ActionScorer(nn.Module):
     def _score(
         self, hidden: torch.Tensor, f: torch.Tensor, rows: torch.Tensor, n_rows: int
     ) -> torch.Tensor:
-        """(N,) scores of the N legal actions with features ``f`` (action i of row
+        """(N,) scores of the N legal actions described by ``f`` (action i of row
         ``rows[i]``) from the body's (B, width) output ``hidden``."""
         action = None if self.action is None else self.action(f)
         state = hidden if self.state is None else self.state(hidden)
@@ -211,11 +213,11 @@ class MaskedActor(nn.Module):
 
     The body suits the observer's shape (:func:`training.bodies.make_body`: an MLP, or a
     CNN for card planes, or with ``body="gru"`` a GRU over its move history; a plain
-    size means an MLP). With ``features`` (one row per
-    action: the catalog codec) the head is an :class:`ActionScorer` (``rest``: it also
-    reads what each play leaves in the hand, which needs an observer; ``plan``: the
-    scales of the legal features' columns it reads, :func:`feature_scale`); without, a
-    linear layer whose rows for the legal actions are gathered (the hand codec).
+    size means an MLP). With ``table`` (:func:`action_table`, one row per action: the
+    catalog codec) the head is an :class:`ActionScorer` (``rest``: it also reads what
+    each play leaves in the hand, which needs an observer; ``plan``: the scales of the
+    move features' columns it reads, :func:`feature_scale`); without, a linear layer
+    whose rows for the legal actions are gathered (the hand codec).
     """
 
     def __init__(
@@ -223,7 +225,7 @@ class MaskedActor(nn.Module):
         observer: Observer | int,
         n_actions: int,
         hidden: Sequence[int] = (256, 128),
-        features: np.ndarray | None = None,
+        table: np.ndarray | None = None,
         head: str = "dot",
         rest: bool = False,
         plan: Sequence[float] = (),
@@ -231,25 +233,25 @@ class MaskedActor(nn.Module):
         body: str = "auto",
     ) -> None:
         super().__init__()
-        if plan and features is None:
-            raise ValueError("legal features need the catalog codec's action features")
+        if plan and table is None:
+            raise ValueError("move features need the catalog codec's action table")
         if rest and not isinstance(observer, Observer):
-            raise ValueError("rest features read the hand, so they need an observer, not a size")
+            raise ValueError("rest counts read the hand, so they need an observer, not a size")
         if isinstance(observer, Observer):
             self.body = make_body(observer, hidden, body)
             hand = HandReader(observer) if rest else None
         else:
             self.body, hand = mlp([observer, *hidden]), None
         self.scorer = None
-        if features is not None:
+        if table is not None:
             self.scorer = ActionScorer(
-                features, hidden[-1], head=head, hand=hand, plan=plan, context=context
+                table, hidden[-1], head=head, hand=hand, plan=plan, context=context
             )
-        self.head = nn.Linear(hidden[-1], n_actions) if features is None else None
+        self.head = nn.Linear(hidden[-1], n_actions) if table is None else None
 
     @property
     def uses_plan(self) -> bool:
-        """Whether :meth:`scores` needs the legal features (plan, replies) of the legal
+        """Whether :meth:`scores` needs the move features (plan, replies) of the legal
         actions."""
         return self.scorer is not None and self.scorer.plan
 
@@ -388,10 +390,10 @@ def make_actor(cfg: Config, kind: type[MaskedActor] = MaskedActor) -> MaskedActo
     """The acting network a config describes: PPO's actor, or DQN's Q-network (``QNet``)."""
     codec = codecs.make(cfg.actions, get_rules(cfg.rules))
     observer, scale = observers.make(cfg.observer, cfg.rules), feature_scale(cfg.features())
-    scoring = (action_features(codec), cfg.action_head, cfg.action_rest, scale, cfg.action_context)
+    scoring = (action_table(codec), cfg.action_head, cfg.action_rest, scale, cfg.action_context)
     return kind(observer, codec.n, cfg.hidden, *scoring, cfg.body)
 
 
-def feature_scale(features: Features | None) -> tuple[float, ...]:
-    """What the actor multiplies each column of its legal features by (none: empty)."""
+def feature_scale(features: MoveFeatures | None) -> tuple[float, ...]:
+    """What the actor multiplies each column of its move features by (none: empty)."""
     return () if features is None else features.scale

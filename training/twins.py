@@ -4,8 +4,9 @@
   :class:`big2.game.Game` (the reference): at every position the compiled heuristic's
   choice (:class:`envs.compiled_heuristic.CompiledHeuristic`) must be the move
   :class:`~big2.players.heuristic.HeuristicAgent` makes on that seat's view, and the
-  compiled plan and reply features of the legal moves (fair and cheating) the rows
-  :mod:`training.features` computes from that view; a difference raises
+  compiled plan and reply features of the legal moves (fair and cheating,
+  :func:`envs.batch_moves.batch_move_features`) the rows :mod:`observers.moves` computes
+  from that view; a difference raises
   :class:`LockstepMismatch` saying where. ``tests/test_compiled_heuristic.py`` runs it,
   and ``python -m bench.heuristic`` times both players on its positions (:class:`Timer`).
 - :func:`sample_views` gives positions of random and heuristic games, where the compiled
@@ -27,10 +28,11 @@ from big2.hand_ranking import PASS, HandRanking, catalog
 from big2.players import Agent, HeuristicAgent, RandomAgent
 from big2.rules import Rules
 from envs import codecs
+from envs.batch_moves import batch_move_features
 from envs.compiled_heuristic import CompiledHeuristic
 from envs.decisions import DecisionMaker
 from envs.engine import Games, Tables, reference_game
-from training.features import CHEATING_REPLIES, PLAN, REPLIES, plan_features, reply_features
+from observers.moves import CHEATING_REPLIES, PLAN, REPLIES, plan_features, reply_features
 
 NAMES = ("plan features", "reply features", "cheating reply features")
 HEURISTIC, MIXED, RANDOM = 0.0, 0.25, 1.0  # the share of random moves in a lockstep game
@@ -83,14 +85,14 @@ def play_lockstep(
     refs = [reference_game(games, g) for g in range(n_games)]
     agent, compiled, rng = HeuristicAgent(), CompiledHeuristic(), random.Random(seed)
     maker = DecisionMaker(games, observers.make("simple", rules), codecs.make("catalog", rules))
+    features = [batch_move_features(f)[0] for f in (PLAN, REPLIES, CHEATING_REPLIES)]
     live, checked = np.arange(n_games), 0
     while live.size:
         start = time.perf_counter()
         got = compiled.choose(games, live)
         compiled_seconds, python_seconds = time.perf_counter() - start, 0.0
         listed = maker.legal(live)
-        features = PLAN.batch(games, live, listed)
-        replies = REPLIES.batch(games, live, listed), CHEATING_REPLIES.batch(games, live, listed)
+        compiled_rows = [rows(games, live, listed.moves, listed.counts) for rows in features]
         moves = np.empty_like(got)
         for i, g in enumerate(live.tolist()):
             game = refs[g]
@@ -103,7 +105,7 @@ def play_lockstep(
             expected = [plan_features(view, legal)]
             if g % replies_every == 0:
                 expected += [reply_features(view, legal), reply_features(view, legal, game.hands)]
-            for name, batch, rows in zip(NAMES, (features, *replies), expected, strict=False):
+            for name, batch, rows in zip(NAMES, compiled_rows, expected, strict=False):
                 if not (batch[i, : len(legal)] == rows).all() or batch[i, len(legal) :].any():
                     where = describe(game, legal, int(got[i]), want)
                     raise LockstepMismatch(

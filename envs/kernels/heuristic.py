@@ -17,7 +17,7 @@ the function it mirrors, so one maps to the other line by line:
 ``_opening``, ``_lead``               :func:`opening`, :func:`lead`
 ``_follow``                           :func:`follow`
 ``_fewest_opponent_cards``            :func:`fewest_opponent_cards`
-``training.features.plan_features``   :func:`plan_features`
+``observers.moves.plan_features``     :func:`plan_features`
 ====================================  ==========================================
 
 A hand's five-card hands are read from the engine's per-seat combo list (catalog order,
@@ -41,7 +41,6 @@ from envs.kernels.turns import MUST_HOLD_3D, NO_TABLE, PASS, legal_ranges
 
 TWO_RANK = N_RANKS - 1  # a combination holding a 2 is a control one
 PLAN_CAPACITY = 13  # a plan holds at most one combination per card
-PLAN_FEATURES = 4  # plan_features: delta, control, in plan, the heuristic's choice
 NO_FIVE = -1  # best_fives: no five-card hand taken out
 ALL_CARDS = np.uint64(DECK)
 NIBBLE = np.uint64(15)  # the four suits of one rank
@@ -395,7 +394,7 @@ def _longest(plays, cat):
 
 @numba.njit(cache=True)
 def plan_features(slots, choice, moves, counts, state, cat, heur, out):
-    """``training.features.plan_features`` for the acting seat of game ``slots[i]``: row
+    """``observers.moves.plan_features`` for the acting seat of game ``slots[i]``: row
     ``out[i, j]`` describes legal move ``moves[i, j]`` (PASS or a catalog index; the first
     ``counts[i]`` are legal) as (delta, control, in plan, the heuristic's ``choice[i]``)."""
     parts = np.empty(PLAN_CAPACITY, np.int64)

@@ -1,4 +1,4 @@
-"""``training.features.reply_features``, compiled: who could answer each legal move.
+"""``observers.moves.reply_features``, compiled: who could answer each legal move.
 
 The Python function is the readable reference; :func:`reply_features` computes the same
 rows for the acting seat of many games of the engine in one call (the tests check the
@@ -14,8 +14,6 @@ import numpy as np
 from envs.kernels.bits import popcount
 from envs.kernels.heuristic import PLAN_CAPACITY, acting_seat, beatable, plan
 from envs.kernels.turns import PASS
-
-REPLY_FEATURES = 4  # next, across, previous could beat it; combinations left open
 
 
 @numba.njit(cache=True)

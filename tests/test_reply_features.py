@@ -1,4 +1,4 @@
-"""training.features' reply features (who could answer each move): their meaning on
+"""observers.moves' reply features (who could answer each move): their meaning on
 hand-made deals and on random positions, fair and cheating, and their plumbing: the
 config, the actor's width, the arena agent. The compiled rows equal these move for move
 in tests/test_compiled_heuristic.py."""
@@ -14,17 +14,17 @@ from big2.game import Game
 from big2.hand_ranking import HandRanking, stronger_than
 from big2.players.heuristic import make_plan
 from envs.policy_agent import PolicyAgent
-from tests.test_training_features import CODEC, positions
-from training.config import Config
-from training.features import (
+from observers.moves import (
     CHEATING_REPLIES,
     PLAN,
     REPLIES,
     REPLY_FEATURES,
     JoinedFeatures,
-    legal_features,
+    make,
     reply_features,
 )
+from tests.test_move_features import CODEC, positions
+from training.config import Config
 from training.nets import feature_scale, make_actor
 
 # seat 0 opens holding 3D 3C; seat 1 (next) holds one card of every rank: no pair at all
@@ -116,7 +116,7 @@ def test_the_config_picks_fair_or_cheating_replies_and_the_actor_is_as_wide():
     assert Config(reply_features=True).features() is REPLIES
     oracle = Config(observer="oracle", upper_bound=True, reply_features=True)
     assert oracle.features() is CHEATING_REPLIES
-    assert legal_features(False, False) is None and Config().features() is None
+    assert make(False, False) is None and Config().features() is None
     net = make_actor(fair)
     assert net.uses_plan and net.scorer is not None
     assert net.scorer.action[0].in_features == net.scorer.bias.in_features
