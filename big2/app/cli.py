@@ -4,6 +4,7 @@
 - ``big2 arena --agents heuristic greedy random random --deals 1000 --seed 0``: evaluate.
 - ``big2 league --agents random heuristic trained --deals 100 --out DIR``: every pair head
   to head, rated with OpenSkill (:mod:`big2.evaluation.league`); resumable.
+- ``big2 agents``: the shipped agents, current and past (``NAME@YYYY-MM-DD``).
 - ``big2 replay FILE [--all]``: step through a saved game with every hand visible;
   ``--html`` writes it as one self-contained web page instead.
 - ``big2 serve [--agents A B C] [--rules R] [--port P]``: play and replay in a browser
@@ -80,6 +81,18 @@ def _league(args: argparse.Namespace) -> None:
         result = play(Path(args.out), backend=backend, progress=progress)
     print(result.markdown(), end="")
     print(f"\nbig2 league: league.json, leaderboard.md and league.png are in {args.out}")
+
+
+def _agents(args: argparse.Namespace) -> None:
+    from big2.players.specs import catalog
+
+    rows = [("spec", "rules", "shipped", "where")]
+    rows += [(a["spec"], a["rules"], a["shipped"], a["where"]) for a in catalog()]
+    widths = [max(len(row[k]) for row in rows) for k in range(3)]
+    for row in rows:
+        print("  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths, strict=False)), row[3])
+    if len(rows) == 1:
+        print("(no agent loader lists shipped agents: is big2's training package installed?)")
 
 
 def _check_output(flag: str, path: Path) -> None:
@@ -269,6 +282,8 @@ def parser() -> argparse.ArgumentParser:
     league.add_argument("--no-progress", action="store_true", help="no progress bar")
     backends.add_arguments(league)
 
+    commands.add_parser("agents", help="list the shipped agents, current and past")
+
     replay = commands.add_parser("replay", help="step through a saved game, all hands shown")
     replay.add_argument("file")
     replay.add_argument("--all", action="store_true", help="print to the end without pausing")
@@ -359,6 +374,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(demo(args.seed, R.get(args.rules)))
         elif args.command == "replay":
             _replay(args)
+        elif args.command == "agents":
+            _agents(args)
         elif args.command == "play":
             _play(args)  # its own signal handlers first, then the guards (see _play)
         else:  # the commands that run agents, whose first moves may compile kernels
