@@ -98,6 +98,11 @@ class Rules:
             self.__dict__["_hash"] = value
             return value
 
+    def __getstate__(self) -> dict[str, object]:
+        # the cached hash is this process's (str hashes are salted per process): another
+        # process must hash the fields again, or its caches keyed by rules go astray
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def penalty(self, cards_left: int) -> int:
         """What a loser holding ``cards_left`` cards pays.
 

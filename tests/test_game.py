@@ -321,3 +321,25 @@ def test_copy_is_independent():
     finished = snapshot(twin)
     game.play(game.legal_moves()[0])
     assert snapshot(twin) == finished and len(game.log.moves) == 2
+
+
+def test_rules_sent_to_another_process_hash_as_its_own():
+    """A worker (the arena's, the league's) unpickles rules hashed by its parent; the
+    parent's cached hash is wrong there (str hashes are salted per process), so it is not
+    sent, and caches keyed by rules find the worker's own entries."""
+    import os
+    import subprocess
+    import sys
+
+    send = "import pickle, sys; from big2.rules import STANDARD; hash(STANDARD); "
+    send += "sys.stdout.buffer.write(pickle.dumps(STANDARD))"
+    check = "import pickle, sys; from big2.rules import get; r = pickle.load(sys.stdin.buffer); "
+    check += "print(hash(r) == hash(get('standard')))"
+
+    def run(code: str, seed: str, data: bytes = b"") -> bytes:
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        return subprocess.run(
+            [sys.executable, "-c", code], input=data, capture_output=True, env=env, check=True
+        ).stdout
+
+    assert run(check, "2", run(send, "1")).strip() == b"True"

@@ -90,6 +90,7 @@ def test_the_wheel_carries_the_shipped_agent_and_it_loads_from_there(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert not [n for n in names if n.startswith(("lab/", "bench/"))]  # experiments stay out
     assert {f"training/agents/{f}" for f in checkpoint.SHIPPED.values()} <= set(names)
+    assert not [n for n in names if n.startswith("training/agents/past")]  # the repository's
     assert "big2/py.typed" in names
     page = {f"big2/app/static/{f}" for f in ("play.html", "replay.html", "big2.css", "cards.js",
                                              "play.js", "replay.js")}  # fmt: skip
@@ -101,3 +102,9 @@ def test_the_wheel_carries_the_shipped_agent_and_it_loads_from_there(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True, text=True,
                          capture_output=True, env={"PYTHONPATH": str(target)}).stdout  # fmt: skip
     assert out.startswith(str(target)) and out.split()[-1] == "trained"
+    code = "import big2.players as p; p.load_agent('trained@2026-11-21')"
+    env = {"PYTHONPATH": str(target)}
+    past = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, text=True, capture_output=True, env=env
+    )
+    assert "is a past agent, kept in the big2 repository" in past.stderr

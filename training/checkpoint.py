@@ -9,7 +9,9 @@ agent (:mod:`training.export`) also holds ``exported``; an ensemble's, ``members
 The shipped agents (:data:`SHIPPED`: ``trained`` for STANDARD rules,
 ``trained-charlesworth`` for CHARLESWORTH) are package data of ``training``
 (``training/agents/*.pt``), found through :mod:`importlib.resources`, so they load from
-a checkout, an editable install or a wheel alike.
+a checkout, an editable install or a wheel alike. Every agent that shipped is also
+named by the day it shipped, ``NAME@YYYY-MM-DD`` (:mod:`training.shipped`): the current
+ones, and the ones they replaced, which are kept in the repository and not in the wheel.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from big2.rules import Rules
 from big2.rules import get as get_rules
 from envs.policy_agent import PolicyAgent
 from envs.rollouts import PolicyRollouts
+from training import shipped
 from training.config import Config
 from training.ensemble import Actor, Ensemble
 from training.nets import MaskedActor, NumpyLogits, QNet, make_actor
@@ -111,11 +114,17 @@ def _unreadable(path: Path, error: Exception) -> str:
 
 
 def resolve(path: Path | str) -> Path:
-    """The file of a shipped agent's name (``trained``); anything else is a path.
+    """The file of a shipped agent's name (``trained``, ``trained@2026-11-24``); anything
+    else is a path.
 
-    A shipped agent missing from the installation raises :class:`CheckpointError` saying so.
+    A shipped agent missing from the installation (a past one in a wheel, a day nothing
+    shipped) raises :class:`CheckpointError` saying so.
     """
     name = str(path)
+    if shipped.is_dated(name):
+        name = _dated(name)
+        if name not in SHIPPED:
+            return Path(name)  # a past agent's file
     if name not in SHIPPED:
         return Path(path)
     found = resources.files("training").joinpath("agents", SHIPPED[name])
@@ -126,6 +135,16 @@ def resolve(path: Path | str) -> Path:
             f"reinstall big2 from a source or wheel that includes its package data"
         )
     return Path(str(found))  # package data is a file on disk in every install we support
+
+
+def _dated(name: str) -> str:
+    """The shipped name or the file of ``NAME@YYYY-MM-DD``; :class:`CheckpointError` for a
+    day nothing shipped, or a past agent this installation lacks."""
+    try:
+        agent = shipped.find(name)
+        return agent.name if shipped.is_current(agent) else str(shipped.kept_file(agent))
+    except LookupError as e:
+        raise CheckpointError(str(e)) from None
 
 
 def config_of(data: dict[str, Any]) -> Config:
@@ -177,12 +196,34 @@ def require_one_network(data: dict[str, Any], name: Path | str) -> None:
         )
 
 
-def agent_loader(name: str, rules: Rules) -> PolicyAgent | None:
-    """The ``big2.agent_loaders`` plugin (see :mod:`big2.players.specs`): a shipped agent's
-    name or a checkpoint file as an agent; None for anything else, so another loader may
-    serve it. A file is this loader's if it is a big2 checkpoint, or if its name ends in
-    ``.pt`` (then a missing or unreadable file raises :class:`CheckpointError` saying why)."""
-    if name in SHIPPED or name.endswith(".pt"):
+class CheckpointLoader:
+    """The ``big2.agent_loaders`` plugin (see :mod:`big2.players.specs`): called with a
+    shipped agent's name (``trained``, ``trained@2026-11-24``) or a checkpoint file, an
+    agent; None for anything else, so another loader may serve it. A file is this
+    loader's if it is a big2 checkpoint, or if its name ends in ``.pt`` (then a missing or
+    unreadable file raises :class:`CheckpointError` saying why). :meth:`catalog` lists the
+    shipped agents (``big2 agents``)."""
+
+    def __call__(self, name: str, rules: Rules) -> PolicyAgent | None:
+        return _load_agent(name, rules)
+
+    def catalog(self) -> list[dict[str, str]]:
+        """Every shipped agent, current and past: its spec, rules, the day it shipped,
+        and where its file is (or why it is not here)."""
+        return [_entry(agent) for agent in shipped.HISTORY]
+
+
+def _entry(agent: shipped.Shipped) -> dict[str, str]:
+    now = shipped.is_current(agent)
+    path = resolve(agent.name) if now else shipped.past_file(agent)
+    where = str(path) if path.is_file() else "kept in the repository, not installed here"
+    spec = agent.name if now else agent.spec
+    return {"spec": spec, "rules": agent.rules, "shipped": agent.date, "where": where}
+
+
+def _load_agent(name: str, rules: Rules) -> PolicyAgent | None:
+    """What :class:`CheckpointLoader` serves ``name`` as (see there)."""
+    if name in SHIPPED or shipped.is_dated(name) or name.endswith(".pt"):
         data = load(name)  # ours: a missing or broken file raises, saying why
     elif Path(name).is_file():
         try:
@@ -197,6 +238,9 @@ def agent_loader(name: str, rules: Rules) -> PolicyAgent | None:
             f"{name} was trained for the {agent.codec.rules.name} rules, not {rules.name}"
         )
     return agent
+
+
+agent_loader = CheckpointLoader()
 
 
 def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
@@ -215,7 +259,8 @@ def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:
 
 def _label(path: Path | str) -> str:
     """An agent's name in the arena: a shipped agent's name, or the file's stem."""
-    return str(path) if str(path) in SHIPPED else Path(path).stem
+    named = str(path) in SHIPPED or shipped.is_dated(str(path))
+    return str(path) if named else Path(path).stem
 
 
 class NetworkAgent(PolicyAgent):

@@ -2,6 +2,9 @@
 
 - ``big2 play [--opponents heuristic] [--seed N] [--log-dir DIR]``: play in the terminal.
 - ``big2 arena --agents heuristic greedy random random --deals 1000 --seed 0``: evaluate.
+- ``big2 league --agents random heuristic trained --deals 100 --out DIR``: every pair head
+  to head, rated with OpenSkill (:mod:`big2.evaluation.league`); resumable.
+- ``big2 agents``: the shipped agents, current and past (``NAME@YYYY-MM-DD``).
 - ``big2 replay FILE [--all]``: step through a saved game with every hand visible;
   ``--html`` writes it as one self-contained web page instead.
 - ``big2 serve [--agents A B C] [--rules R] [--port P]``: play and replay in a browser
@@ -67,6 +70,29 @@ def _arena(args: argparse.Namespace) -> None:
     texts = {"--json": result.to_json, "--csv": result.to_csv}
     for flag, path in outputs.items():
         path.write_text(texts[flag](), encoding="utf-8")
+
+
+def _league(args: argparse.Namespace) -> None:
+    from big2.evaluation.league import run_league
+
+    progress = sys.stderr.isatty() and not args.no_progress
+    with backends.from_arguments(args) as backend:
+        play = partial(run_league, args.agents, R.get(args.rules), args.deals, args.seed)
+        result = play(Path(args.out), backend=backend, progress=progress)
+    print(result.markdown(), end="")
+    print(f"\nbig2 league: league.json, leaderboard.md and league.png are in {args.out}")
+
+
+def _agents(args: argparse.Namespace) -> None:
+    from big2.players.specs import catalog
+
+    rows = [("spec", "rules", "shipped", "where")]
+    rows += [(a["spec"], a["rules"], a["shipped"], a["where"]) for a in catalog()]
+    widths = [max(len(row[k]) for row in rows) for k in range(3)]
+    for row in rows:
+        print("  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths, strict=False)), row[3])
+    if len(rows) == 1:
+        print("(no agent loader lists shipped agents: is big2's training package installed?)")
 
 
 def _check_output(flag: str, path: Path) -> None:
@@ -234,6 +260,30 @@ def parser() -> argparse.ArgumentParser:
     arena.add_argument("--log-dir", help="save every game's log in this folder (for replays)")
     backends.add_arguments(arena)
 
+    league = commands.add_parser(
+        "league",
+        help="rate agents against agents: every pair head to head on duplicate deals",
+        description="Every agent in one seat against three of every other, both ways round, "
+        "on the same duplicate deals; rated with OpenSkill (docs/agents.md, The league). "
+        "Run again with the same settings and --out to continue an interrupted league.",
+    )
+    league.add_argument(
+        "--agents", nargs="+", required=True, metavar="AGENT", help="two or more agent specs"
+    )
+    league.add_argument("--deals", type=int, default=100, help="duplicate deals a match")
+    league.add_argument("--seed", type=int, default=0, help="seed of the deals")
+    league.add_argument("--rules", default="standard", choices=rules)
+    league.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="where the matches, league.json, leaderboard.md and league.png go",
+    )
+    league.add_argument("--no-progress", action="store_true", help="no progress bar")
+    backends.add_arguments(league)
+
+    commands.add_parser("agents", help="list the shipped agents, current and past")
+
     replay = commands.add_parser("replay", help="step through a saved game, all hands shown")
     replay.add_argument("file")
     replay.add_argument("--all", action="store_true", help="print to the end without pausing")
@@ -324,11 +374,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(demo(args.seed, R.get(args.rules)))
         elif args.command == "replay":
             _replay(args)
+        elif args.command == "agents":
+            _agents(args)
         elif args.command == "play":
             _play(args)  # its own signal handlers first, then the guards (see _play)
         else:  # the commands that run agents, whose first moves may compile kernels
             with installed_guards():
-                {"arena": _arena, "serve": _serve}[args.command](args)
+                {"arena": _arena, "league": _league, "serve": _serve}[args.command](args)
     except (ValueError, ImportError) as e:  # ImportError: a backend's missing extra
         raise SystemExit(f"big2 {args.command}: {e}") from None
     except (KeyboardInterrupt, EOFError):

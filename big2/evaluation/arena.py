@@ -157,24 +157,50 @@ def deal_results(
 DealResult = list[tuple[int, int]]  # per agent: (wins, total score) over the 4 games
 
 
+Seating = tuple[tuple[int, ...], int]  # one game: each agent's score, the winner's index
+
+
 def _play_deals(
     players: list[Agent], deals: list[int], seed: int, rules: Rules, log_dir: Path | None
 ) -> dict[int, DealResult]:
     out: dict[int, DealResult] = {}
     for deal in deals:
-        board = duplicate_board(rules, seed, deal)
-        totals = [[0, 0] for _ in players]
-        for rotation in range(N_SEATS):
-            seats = [(i + rotation) % N_SEATS for i in range(N_SEATS)]  # agent i -> seat
-            game = _game(board, players, seats, f"{seed}:{deal}:{rotation}")
-            if log_dir is not None:
-                name = f"deal-{deal:05d}-seating-{rotation}.json"
-                (log_dir / name).write_text(game.log.to_json(indent=1), encoding="utf-8")
-            scores, winner = game.scores(), game.winner
-            for i, seat in enumerate(seats):
-                totals[i][0] += seat == winner
-                totals[i][1] += scores[seat]
-        out[deal] = [(w, s) for w, s in totals]
+        out[deal] = deal_result(play_deal(players, deal, seed, rules, log_dir))
+    return out
+
+
+def deal_result(games: Sequence[Seating]) -> DealResult:
+    """Per agent, (wins, total score) over a deal's games (:func:`play_deal`'s).
+
+    >>> deal_result([((20, -5, -10, -5), 0), ((-3, 9, -2, -4), 1)])
+    [(1, 17), (1, 4), (0, -12), (0, -9)]
+    """
+    agents = range(len(games[0][0]))
+    return [(sum(w == i for _, w in games), sum(s[i] for s, _ in games)) for i in agents]
+
+
+def play_deal(
+    players: Sequence[Agent], deal: int, seed: int, rules: Rules, log_dir: Path | None = None
+) -> list[Seating]:
+    """The four games of duplicate deal ``deal``, agent i in seat ``(i + rotation) % 4``
+    in the game of each rotation: per rotation, each agent's score (in the order of
+    ``players``) and the index of the agent that won.
+
+    >>> from big2.players import GreedyAgent, RandomAgent
+    >>> play_deal([GreedyAgent(), *[RandomAgent() for _ in range(3)]], 0, 0, STANDARD)[0]
+    ((36, -5, -22, -9), 0)
+    """
+    board = duplicate_board(rules, seed, deal)
+    out: list[Seating] = []
+    for rotation in range(N_SEATS):
+        seats = [(i + rotation) % N_SEATS for i in range(N_SEATS)]  # agent i -> seat
+        game = _game(board, players, seats, f"{seed}:{deal}:{rotation}")
+        if log_dir is not None:
+            name = f"deal-{deal:05d}-seating-{rotation}.json"
+            (log_dir / name).write_text(game.log.to_json(indent=1), encoding="utf-8")
+        scores, winner = game.scores(), game.winner
+        assert winner is not None  # play() ends a game only when someone has won
+        out.append((tuple(scores[seat] for seat in seats), seats.index(winner)))
     return out
 
 

@@ -2,7 +2,9 @@
 
 ``NAME[+search][:SEED]``, where NAME is a baseline (``random``, ``greedy``,
 ``heuristic``, ``search``), ``trained`` or ``trained-charlesworth`` (the shipped agents),
-the path of a training checkpoint, or ``MODULE:ATTRIBUTE``, an agent of your own
+``NAME@YYYY-MM-DD`` (the agent NAME shipped that day: ``trained@2026-11-24``, listed by
+:func:`catalog`), the path of a training checkpoint, or ``MODULE:ATTRIBUTE``, an agent of
+your own
 (``mypkg.agents:Cautious``);
 ``+search`` puts a policy inside :class:`~big2.players.search.SearchAgent` as its prior
 (``trained+search``); ``:SEED`` seeds an agent that uses randomness (``random:3``,
@@ -28,7 +30,8 @@ Policies (``trained``, checkpoint paths) come from loaders registered under the
 an agent, or None when ``name`` is not its kind, so the next loader may try (a loader
 raises ``ValueError`` only for what is its kind but broken); an agent used with
 ``+search`` must also have ``scores(view, legal_moves)`` (one score per move, higher is
-likelier).
+likelier). A loader that names agents of its own (the shipped ones) lists them from a
+``catalog()`` method: one dict each with ``spec``, ``rules``, ``shipped`` and ``where``.
 
 Search rollouts come the same way, from the ``big2.rollouts`` entry-point group:
 ``envs`` registers its compiled heuristic rollouts (``envs.rollouts:CompiledRollouts``),
@@ -232,6 +235,16 @@ def _arguments(factory: Any, name: str, rules: Rules, seed: int | None) -> dict[
     return out | ({"seed": seed} if seed is not None else {})
 
 
+def catalog() -> list[dict[str, str]]:
+    """The agents that installed loaders name (``big2 agents``): every loader's
+    ``catalog()``, in the order of the loaders."""
+    out: list[dict[str, str]] = []
+    for entry in entry_points(group="big2.agent_loaders"):
+        listed = getattr(entry.load(), "catalog", None)
+        out += listed() if callable(listed) else []
+    return out
+
+
 def _from_plugins(name: str, rules: Rules) -> Agent:
     loaders = list(entry_points(group="big2.agent_loaders"))
     for entry in loaders:
@@ -245,7 +258,8 @@ def _from_plugins(name: str, rules: Rules) -> Agent:
             f"a file written by training or training.export"
         )
     raise ValueError(
-        f"unknown agent {name!r}; expected one of {BASELINES}, 'trained', the path of a "
-        f"trained checkpoint or MODULE:ATTRIBUTE (an agent of your own), optionally with "
-        f"+search and :SEED"
+        f"unknown agent {name!r}; expected one of {BASELINES}, 'trained', a shipped agent "
+        f"by its day (NAME@YYYY-MM-DD: big2 agents lists them), the path of a trained "
+        f"checkpoint or MODULE:ATTRIBUTE (an agent of your own), optionally with +search "
+        f"and :SEED"
     )
