@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 import torch
+from training_helpers import former_config
 
 from big2.game import Game
 from big2.hand_ranking import PASS
@@ -15,7 +16,6 @@ from big2.players.heuristic import HeuristicAgent, is_control, make_plan, plan_c
 from envs import codecs
 from envs.policy_agent import PolicyAgent
 from envs.vector import Big2VectorEnv
-from training.config import Config
 from training.features import PLAN_FEATURES, SCALE, plan_features
 from training.nets import MaskedActor, NumpyLogits, action_features
 
@@ -92,8 +92,8 @@ def test_plan_features_need_the_catalog_codec():
     with pytest.raises(ValueError, match="catalog"):
         MaskedActor(10, 1695, (16,), None, plan=SCALE)
     with pytest.raises(ValueError, match="catalog"):
-        Config(actions="hand", plan_features=True).check()
-    Config(algo="dqn", plan_features=True).check()  # per legal action: fine for DQN too
+        former_config(actions="hand", plan_features=True).check()
+    former_config(algo="dqn", plan_features=True).check()  # per legal action: fine for DQN too
 
 
 def actor(plan: bool) -> MaskedActor:
