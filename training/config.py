@@ -476,7 +476,7 @@ DESCRIPTION = (
     "agent's first stage (recipe 'trained', stage 'self-play': its network and inputs, the "
     "learner in all four seats, PPO collections of 8192 decisions in minibatches of 1024, "
     "evaluations in the compiled engine on the 200 validation deals every 1M decisions), "
-    "8M decisions: about 1 1/2 hours on one core. --steps or --max-minutes shorten it: "
+    "8M decisions: an hour or more on one core. --steps or --max-minutes shorten it: "
     "'--steps 200000 --epoch-steps 50000' is make train."
 )
 
