@@ -28,11 +28,12 @@ test: $(STAMP)
 lab-test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 0 lab
 
-# the shipped agent's first stage (self-play; its network, inputs and PPO settings) for
-# 200k learner decisions, an evaluation on the 200 validation deals every 50k: about 1 1/2
-# minutes on one core (docs/training.md); each run replaces the last one's files
+# the bare command (its defaults are the shipped agent's first stage: self-play, its
+# network, inputs and PPO settings) for 200k learner decisions, an evaluation on the 200
+# validation deals every 50k: about 1 1/2 minutes on one core (docs/training.md); each run
+# replaces the last one's files
 train: $(STAMP)
-	$(BIN)/python -m training.train --recipe trained --steps 200000 --epoch-steps 50000 \
+	$(BIN)/python -m training.train --steps 200000 --epoch-steps 50000 \
 		--run-dir runs/quick --overwrite
 
 # the shipped agents from scratch (training.recipes; docs/training.md): one recipe after the

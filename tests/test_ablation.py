@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from training_helpers import FORMER_SETS
 
 from big2.evaluation.stats import normal_ci, t95, t_ci
 from training import checkpoint
@@ -46,9 +47,10 @@ from training.train import train
 
 ROOT = Path(__file__).resolve().parent.parent
 # the smallest cells that still train, evaluate and report
-TINY = ["--steps", "200", "--report-deals", "2", "--set", "envs=4", "--set", "epoch_steps=100",
-        "--set", "eval_deals=1", "--set", "collect_steps=64", "--set", "hidden=16",
-        "--set", "eval_opponents=random greedy", "--no-progress"]  # fmt: skip
+# (on the former defaults: training_helpers)
+TINY = [*FORMER_SETS, "--steps", "200", "--report-deals", "2", "--set", "envs=4",
+        "--set", "epoch_steps=100", "--set", "eval_deals=1", "--set", "collect_steps=64",
+        "--set", "hidden=16", "--set", "eval_opponents=random greedy", "--no-progress"]  # fmt: skip
 
 
 def study_args(root: Path, *extra: str) -> list[str]:

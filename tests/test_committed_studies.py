@@ -8,6 +8,7 @@ a change to the statistics that would move a committed figure is caught here.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ import pytest
 from training.ablation.cli import parse
 from training.ablation.report import summary
 from training.ablation.reuse import reuse_cells
-from training.ablation.runner import prepare, run_cells
+from training.ablation.runner import STUDY_FILE, prepare, run_cells
+from training.ablation.study import differences
 
 ROOT = Path(__file__).resolve().parent.parent
 # the tables the docs quote; sections added to the report later may be missing from an
@@ -51,6 +53,14 @@ def section(summary: str, title: str) -> str:
 def test_every_study_with_a_report_is_found():
     names = {study.stem for study, _ in STUDIES}
     assert {"observers", "known-answer", "observers-recipe", "sequence-critic"} <= names
+
+
+@pytest.mark.parametrize(("study", "run_dir"), STUDIES, ids=[s.stem for s, _ in STUDIES])
+def test_a_committed_study_file_is_the_study_its_directory_records(study, run_dir):
+    """Re-running a study file in its own directory resumes it: the file says what its
+    ``study.json`` recorded (the options it relied on pinned when defaults change)."""
+    plan, _ = parse(["--study", str(study)])
+    assert differences(json.loads((run_dir / STUDY_FILE).read_text()), plan) == []
 
 
 @pytest.mark.parametrize(("study", "run_dir"), STUDIES, ids=[s.stem for s, _ in STUDIES])

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from training_helpers import former_config
 
 from big2.evaluation import evaluate
 from big2.evaluation.backends import Backend, RayBackend, TaskFailed, make_backend
@@ -146,10 +147,10 @@ def test_ray_rollouts_collect_what_local_shards_collect(ray_backend, tmp_path):
     """Same seed and shards: the same experience, so the same curve and the same weights."""
     runs = []
     for backend in ("local", "ray"):
-        cfg = Config(steps=400, epoch_steps=200, envs=6, shards=2, collect_steps=128,
-                     hidden=(16,), eval_deals=1, eval_opponents=("random",), threads=1,
-                     opponents=("random", "self"), backend=backend,
-                     run_dir=str(tmp_path / backend))  # fmt: skip
+        cfg = former_config(steps=400, epoch_steps=200, envs=6, shards=2, collect_steps=128,
+                            hidden=(16,), eval_deals=1, eval_opponents=("random",), threads=1,
+                            opponents=("random", "self"), backend=backend,
+                            run_dir=str(tmp_path / backend))  # fmt: skip
         state = train(cfg)
         weights = checkpoint.load(tmp_path / backend / "latest.pt")["state"]
         runs.append((state.env_step, state.history, weights))

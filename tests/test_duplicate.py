@@ -53,10 +53,11 @@ def test_a_scripted_policy_plays_the_arena_games(rules: Rules, opponent: str):
 
 
 def tiny(observer: str = "card_counting", **options: object) -> Config:
-    """A small untrained actor's config with the recipes' inputs."""
+    """A small untrained actor's config with the recipes' inputs, evaluated in the arena
+    (the engine the compiled one is checked against)."""
     return replace(Config(observer=observer, hidden=(32, 16), action_head="mlp",
                           action_context=True, plan_features=True, reply_features=True,
-                          threads=1), **options)  # fmt: skip
+                          threads=1, eval_engine="arena"), **options)  # fmt: skip
 
 
 @RULES

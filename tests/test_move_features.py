@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 import torch
+from training_helpers import former_config
 
 from big2.game import Game
 from big2.hand_ranking import PASS
@@ -29,7 +30,6 @@ from observers.moves import (
     PlanFeatures,
     plan_features,
 )
-from training.config import Config
 from training.nets import MaskedActor, NumpyLogits, action_table
 
 CODEC = codecs.make("catalog")
@@ -105,8 +105,8 @@ def test_plan_features_need_the_catalog_codec():
     with pytest.raises(ValueError, match="catalog"):
         MaskedActor(10, 1695, (16,), None, plan=PLAN_SCALE)
     with pytest.raises(ValueError, match="catalog"):
-        Config(actions="hand", plan_features=True).check()
-    Config(algo="dqn", plan_features=True).check()  # per legal action: fine for DQN too
+        former_config(actions="hand", plan_features=True).check()
+    former_config(algo="dqn", plan_features=True).check()  # per legal action: fine for DQN too
 
 
 def actor(plan: bool) -> MaskedActor:

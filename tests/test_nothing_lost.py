@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from training_helpers import FORMER_FLAGS
 
 from big2.app.cli import main as big2_main
 from big2.app.terminal import TerminalGame
@@ -33,15 +34,16 @@ from training.ablation.cli import main as study_main
 from training.ablation.runner import _finished
 from training.ablation.study import Study
 from training.checkpoint import load as load_checkpoint
-from training.config import Config
+from training.config import FORMER_DEFAULTS, Config
 from training.lock import LOCK_FILE, DirectoryLock, Locked, locked
 from training.rundir import RunDirError, refuse_protected
 from training.train import main as train_main
 from training.train import train
 
 ROOT = Path(__file__).resolve().parent.parent
-SMALL = {"steps": 8, "epoch_steps": 8, "envs": 1, "eval_deals": 1, "hidden": (8,),
-         "eval_opponents": ("random",), "opponents": ("random",), "threads": 1}  # fmt: skip
+SMALL = {**FORMER_DEFAULTS, "steps": 8, "epoch_steps": 8, "envs": 1, "eval_deals": 1,
+         "hidden": (8,), "eval_opponents": ("random",), "opponents": ("random",),
+         "threads": 1}  # fmt: skip
 RUN_FILES = ["best.pt", "config.json", "curve.png", "evaluations.json", "latest.pt", "tb"]
 
 
@@ -260,9 +262,9 @@ def test_a_stale_lock_file_is_taken_over(tmp_path):
 @pytest.mark.slow
 def test_two_runs_started_together_into_one_directory(tmp_path):
     run = tmp_path / "run"
-    flags = ["-m", "training.train", "--run-dir", str(run), "--steps", "64", "--epoch-steps",
-             "64", "--envs", "2", "--eval-deals", "1", "--hidden", "8", "--threads", "1",
-             "--eval-opponents", "random", "--opponents", "random"]  # fmt: skip
+    flags = ["-m", "training.train", *FORMER_FLAGS, "--run-dir", str(run), "--steps", "64",
+             "--epoch-steps", "64", "--envs", "2", "--eval-deals", "1", "--hidden", "8",
+             "--threads", "1", "--eval-opponents", "random", "--opponents", "random"]  # fmt: skip
     first, second = python(*flags), python(*flags)
     outcomes = sorted([first.wait(300), second.wait(300)])
     errors = (first.stderr.read() if first.stderr else "") + (
@@ -277,9 +279,9 @@ def test_two_runs_started_together_into_one_directory(tmp_path):
 # ------------------------------------------------------------------ disks that cannot take a run
 
 # two epochs of 8 decisions (one PPO round each), the smallest networks
-TINY = ["--steps", "16", "--epoch-steps", "8", "--collect-steps", "8", "--batch-size", "8",
-        "--envs", "1", "--eval-deals", "1", "--hidden", "8", "--eval-opponents", "random",
-        "--opponents", "random", "--threads", "1"]  # fmt: skip
+TINY = [*FORMER_FLAGS, "--steps", "16", "--epoch-steps", "8", "--collect-steps", "8",
+        "--batch-size", "8", "--envs", "1", "--eval-deals", "1", "--hidden", "8",
+        "--eval-opponents", "random", "--opponents", "random", "--threads", "1"]  # fmt: skip
 
 
 def listing(run: Path) -> dict[str, bytes]:
@@ -525,8 +527,8 @@ def test_a_log_that_cannot_be_saved_where_asked_is_saved_elsewhere(tmp_path):
 @pytest.mark.slow
 def test_ctrl_c_during_training_is_one_line_and_status_130(tmp_path):
     run = tmp_path / "run"
-    process = python("-m", "training.train", "--run-dir", str(run), "--steps", "10000000",
-                     "--envs", "2", "--hidden", "8", "--threads", "1")  # fmt: skip
+    process = python("-m", "training.train", *FORMER_FLAGS, "--run-dir", str(run), "--steps",
+                     "10000000", "--envs", "2", "--hidden", "8", "--threads", "1")  # fmt: skip
     wait_for(lambda: (run / "config.json").exists(), what="training to start")
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=120)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from training_helpers import former_config
 
 from big2.board import Board, seats_from
 from big2.cards import parse_cards
@@ -24,7 +25,6 @@ from observers.moves import (
     reply_features,
 )
 from tests.test_move_features import CODEC, positions
-from training.config import Config
 from training.nets import feature_scale, make_actor
 
 # seat 0 opens holding 3D 3C; seat 1 (next) holds one card of every rank: no pair at all
@@ -109,20 +109,20 @@ def test_rows_on_random_positions_match_their_definition():
 
 
 def test_the_config_picks_fair_or_cheating_replies_and_the_actor_is_as_wide():
-    fair = Config(plan_features=True, reply_features=True, action_head="mlp")
+    fair = former_config(plan_features=True, reply_features=True, action_head="mlp")
     features = fair.features()
     assert isinstance(features, JoinedFeatures) and features.parts == (PLAN, REPLIES)
     assert not features.perfect_information and len(feature_scale(features)) == 8
-    assert Config(reply_features=True).features() is REPLIES
-    oracle = Config(observer="oracle", upper_bound=True, reply_features=True)
+    assert former_config(reply_features=True).features() is REPLIES
+    oracle = former_config(observer="oracle", upper_bound=True, reply_features=True)
     assert oracle.features() is CHEATING_REPLIES
-    assert make(False, False) is None and Config().features() is None
+    assert make(False, False) is None and former_config().features() is None
     net = make_actor(fair)
     assert net.uses_plan and net.scorer is not None
     assert net.scorer.action[0].in_features == net.scorer.bias.in_features
     assert net.scorer.plan_scale.shape == (8,)
     with pytest.raises(ValueError, match="catalog"):
-        Config(actions="hand", reply_features=True).check()
+        former_config(actions="hand", reply_features=True).check()
 
 
 def test_cheating_replies_need_a_cheating_agent_and_the_game():

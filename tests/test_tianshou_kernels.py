@@ -36,9 +36,9 @@ event.register("numba:compile", Compiles())
 from tianshou.data import VectorReplayBuffer
 
 from training.build import make_algorithm
-from training.config import Config
+from training.config import FORMER_DEFAULTS, Config
 
-make_algorithm(Config(hidden=(8,), envs=2))
+make_algorithm(Config(**{**FORMER_DEFAULTS, "hidden": (8,), "envs": 2}))
 VectorReplayBuffer(8, 2)
 print(sum(module.startswith("tianshou.") for module in compiled))
 """

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from training_helpers import former_config
 
 from big2.evaluation.arena import evaluate as arena
 from training import checkpoint
@@ -40,7 +41,7 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 
 def tiny(tmp: Path, **overrides) -> Config:
     mix = {"opponents": ("random", "self"), "eval_opponents": ("random", "greedy")}
-    return Config(**{**TINY, **mix, "run_dir": str(tmp), **overrides})
+    return former_config(**{**TINY, **mix, "run_dir": str(tmp), **overrides})
 
 
 def rng_states():
@@ -379,7 +380,7 @@ def test_short_ppo_run_beats_random(tmp_path, capsys):
     """
     start = time.time()
     vs_random = {"opponents": ("random",), "eval_opponents": ("random",), "eval_deals": 50}
-    train(Config(steps=20_000, epoch_steps=10_000, run_dir=str(tmp_path), **vs_random))
+    train(former_config(steps=20_000, epoch_steps=10_000, run_dir=str(tmp_path), **vs_random))
     trained = time.time()
     agent = checkpoint.load_agent(tmp_path / "latest.pt")
     result = arena([agent, "random", "random", "random"], 100, seed=2024).agents[0]

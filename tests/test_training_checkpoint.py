@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from training_helpers import former_config
 
 import observers
 from big2.app import cli
@@ -27,7 +28,6 @@ from envs import codecs
 from envs.policy_agent import PolicyAgent
 from training import checkpoint
 from training.checkpoint import CheckpointError
-from training.config import Config
 from training.nets import MaskedActor, NumpyLogits
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +36,9 @@ BIN = Path(sys.executable).parent
 
 def make_checkpoint(path: Path, seed: int = 0, hidden: int = 16) -> dict:
     """A valid PPO checkpoint (hand codec, simple observer) with random weights."""
-    cfg = asdict(Config(actions="hand", observer="simple", hidden=[hidden], run_dir=str(path)))
+    cfg = asdict(
+        former_config(actions="hand", observer="simple", hidden=[hidden], run_dir=str(path))
+    )
     cfg["obs_size"] = observers.make("simple").size
     cfg["n_actions"] = codecs.make("hand").n
     with torch.random.fork_rng():

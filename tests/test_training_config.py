@@ -13,11 +13,18 @@ import torch
 
 from training import checkpoint
 from training.build import scoped_seed
-from training.config import Config, parse_args
+from training.config import FORMER_DEFAULTS, Config, parse_args
 from training.recipes import RECIPES
 from training.train import main, train
 
-SMALL = {"steps": 8, "epoch_steps": 8, "envs": 1, "eval_deals": 1, "hidden": (8,)}
+SMALL = {
+    **FORMER_DEFAULTS,
+    "steps": 8,
+    "epoch_steps": 8,
+    "envs": 1,
+    "eval_deals": 1,
+    "hidden": (8,),
+}
 
 
 @pytest.mark.parametrize(
@@ -104,12 +111,15 @@ def test_help_lists_every_flag_with_its_group_and_range(capsys):
         assert group in text
     assert "--gamma GAMMA" in text and "discount factor; in (0, 1] (default: 0.99)" in text
     assert "--upper-bound" not in text
+    assert "The defaults are the shipped agent's first stage (recipe 'trained'" in " ".join(
+        text.split()
+    )
 
 
 def test_parse_args_fills_a_frozen_config():
     argv = "--hidden 8 4 --opponents random self --lr 0.001 --eval-deals 7 --no-action-rest"
     given, resume, overwrite = parse_args(argv.split())
-    cfg = Config.from_dict(given)
+    cfg = Config.from_settings(given)
     assert (cfg.hidden, cfg.opponents, cfg.eval_deals) == ((8, 4), ("random", "self"), 7)
     assert cfg.lr == 1e-3 and not cfg.action_rest and resume is None and not overwrite
     assert parse_args([]) == ({}, None, False)
@@ -120,6 +130,27 @@ def test_parse_args_fills_a_frozen_config():
     with pytest.raises(AttributeError):
         cfg.steps = 5  # frozen
     assert Config.from_dict({**cfg.to_dict(), "obs_size": 161}) == cfg  # old keys ignored
+
+
+def test_the_bare_defaults_are_the_shipped_agents_first_stage(tmp_path):
+    """``python -m training.train`` with no flags trains as the recipe ``trained`` trains
+    its first stage (self-play), but for what the recipe sets per member and stage."""
+    stage = RECIPES["trained"].config(0, tmp_path)
+    bare = Config.from_args([])
+    assert bare == Config() == replace(stage, seed=bare.seed, init=bare.init, run_dir=bare.run_dir)
+    assert RECIPES["trained"].stages[0].name == "self-play"
+
+
+def test_a_config_saved_before_the_defaults_changed_keeps_its_meaning():
+    """A saved config lacks only keys its version did not have: they read as the values
+    its run had (the former defaults), not as today's; new settings start from today's."""
+    saved = Config(**FORMER_DEFAULTS).to_dict()
+    for key in ("action_context", "reply_features", "eval_engine", "threads"):
+        del saved[key]
+    assert Config.from_dict(saved) == Config(**FORMER_DEFAULTS)
+    assert Config.from_dict({}) == Config(**FORMER_DEFAULTS)
+    assert Config.from_settings({}) == Config() != Config(**FORMER_DEFAULTS)
+    assert Config.from_settings({"hidden": [8]}).hidden == (8,)
 
 
 def test_a_removed_option_is_dropped_at_its_old_default_and_refused_otherwise():
@@ -145,7 +176,7 @@ def test_recipe_flag_starts_from_the_recipes_first_stage(tmp_path, capsys):
     recipes = {name: recipe.settings() for name, recipe in RECIPES.items()}
     given, _, _ = parse_args(["--recipe", "trained", "--steps", "100"], recipes)
     stage = RECIPES["trained"].config(0, tmp_path)  # member 0's: seed 0, no init
-    assert Config.from_dict(given) == replace(stage, steps=100, run_dir="runs/default")
+    assert Config.from_settings(given) == replace(stage, steps=100, run_dir="runs/default")
     given, _, _ = parse_args(["--recipe", "trained-charlesworth", "--opponents", "random"],
                              recipes)  # fmt: skip
     assert (given["rules"], given["opponents"], given["hidden"]) == (

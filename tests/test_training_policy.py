@@ -7,6 +7,7 @@ import dataclasses
 import json
 
 import pytest
+from training_helpers import former_config
 
 from training import checkpoint
 from training import loop as train_module
@@ -54,8 +55,8 @@ def epochs(cfg: Config, tmp_path, n: int) -> tuple[Run, list[int]]:
 
 def test_after_epoch_keeps_latest_best_and_snapshots(tmp_path, monkeypatch):
     """best.pt follows strictly better evaluation scores; latest.pt every epoch."""
-    cfg = Config(hidden=(16,), envs=2, opponents=("random", "self"),
-                 eval_opponents=("random", "greedy"), snapshot_every=2)  # fmt: skip
+    cfg = former_config(hidden=(16,), envs=2, opponents=("random", "self"),
+                        eval_opponents=("random", "greedy"), snapshot_every=2)  # fmt: skip
     # mean scores per epoch (two opponents each): 2.0, 0.0, 2.0 (a tie is not better), 3.0
     scripted(monkeypatch, iter([(0.25, 2.0), (0.25, 0.0), (0.25, 2.0), (0.25, 3.0)]))
     run, best_epochs = epochs(cfg, tmp_path, 4)
@@ -77,7 +78,7 @@ def test_after_epoch_keeps_latest_best_and_snapshots(tmp_path, monkeypatch):
 
 def test_best_follows_win_share_under_the_win_reward(tmp_path, monkeypatch):
     """With --reward win, best.pt keeps the epoch with the best mean win share, not score."""
-    cfg = Config(hidden=(16,), envs=2, eval_opponents=("random", "greedy"), reward="win")
+    cfg = former_config(hidden=(16,), envs=2, eval_opponents=("random", "greedy"), reward="win")
     # (win share, mean score) per epoch: the score peaks at epoch 1, the win share at 2
     scripted(monkeypatch, iter([(0.3, 9.0), (0.5, 1.0), (0.4, 2.0)]))
     run, best_epochs = epochs(cfg, tmp_path, 3)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from tianshou.utils.torch_utils import policy_within_training_step
+from training_helpers import former_config
 
 from training.build import make_algorithm, make_env
 from training.config import Config
@@ -33,7 +34,7 @@ def rollout_of(cfg: Config, seed: int = 0) -> tuple[Rollout, object]:
 @pytest.mark.parametrize("algo", ["ppo", "dqn"])
 @pytest.mark.parametrize("opponents", [("random", "greedy"), ("self-all",)])
 def test_collection_plays_legal_actions_and_stores_legal_lists_only(algo, opponents):
-    cfg = Config(algo=algo, hidden=(32,), envs=6, opponents=opponents, eps_train=0.5)
+    cfg = former_config(algo=algo, hidden=(32,), envs=6, opponents=opponents, eps_train=0.5)
     rollout, (algorithm, checked) = rollout_of(cfg)
     rng = np.random.default_rng(0)
 
@@ -68,7 +69,7 @@ def lane_transitions(chunks, lane):
 
 
 def test_self_all_lanes_follow_one_seat_and_credit_its_own_final_score():
-    cfg = Config(hidden=(16,), envs=3, opponents=("self-all",), reward="score")
+    cfg = former_config(hidden=(16,), envs=3, opponents=("self-all",), reward="score")
     rollout, (algorithm, _) = rollout_of(cfg, seed=2)
     chunks, finals = [], []
     with policy_within_training_step(algorithm.policy):
@@ -94,7 +95,7 @@ def test_self_all_lanes_follow_one_seat_and_credit_its_own_final_score():
 
 
 def test_with_opponents_each_lane_is_a_slots_learner():
-    cfg = Config(hidden=(16,), envs=4, opponents=("greedy",), reward="score")
+    cfg = former_config(hidden=(16,), envs=4, opponents=("greedy",), reward="score")
     rollout, (algorithm, _) = rollout_of(cfg, seed=5)
     chunks, returns = [], []
     with policy_within_training_step(algorithm.policy):
@@ -115,8 +116,8 @@ def test_dqn_with_gamma_1_and_a_long_horizon_targets_the_games_return():
     from training.nets import store_width
     from training.rollout import add
 
-    cfg = Config(algo="dqn", gamma=1.0, n_step=64, hidden=(16,), envs=3, opponents=("greedy",),
-                 reward="score")  # fmt: skip
+    cfg = former_config(algo="dqn", gamma=1.0, n_step=64, hidden=(16,), envs=3,
+                        opponents=("greedy",), reward="score")  # fmt: skip
     rollout, (algorithm, _) = rollout_of(cfg, seed=3)
     size = 3 * 2000
     buffer = VectorReplayBuffer(size, rollout.lanes, ignore_obs_next=True)

@@ -1,7 +1,7 @@
 """The pieces a training run is built from: its env, its algorithm, its starting weights.
 
 >>> from training.config import Config
->>> cfg = Config(hidden=(16,), envs=2)
+>>> cfg = Config(hidden=(16,), envs=2, opponents=("random",))
 >>> make_env(cfg, seed=0).num_envs, type(make_algorithm(cfg)).__name__
 (2, 'PPO')
 """

@@ -1,5 +1,13 @@
 """What a training run depends on: a frozen :class:`Config`, filled from the command line.
 
+The defaults are the shipped agent's first stage (recipe ``trained``, stage ``self-play``
+in :mod:`training.recipes.book`: its network, inputs, self-play in all four seats, PPO
+settings and compiled evaluations on the 200 validation deals, over 8M decisions), so
+``python -m training.train`` with no flags trains the way the best known agent began;
+``--steps`` or ``--max-minutes`` shorten it. Until 2026-12-02 the defaults were smaller
+settings (:data:`FORMER_DEFAULTS`); a saved config that lacks a key was written before
+then, and :meth:`Config.from_dict` reads it with the value it ran with.
+
 Every field but ``upper_bound`` (which only an ablation study sets) is a
 ``python -m training.train`` flag (``--hidden 512 256``, ``--no-action-rest``), listed by
 group with its help text and allowed range in ``--help``. Each field is declared once,
@@ -11,6 +19,8 @@ needed, never stored here.
 >>> cfg = Config.from_args(["--steps", "1000", "--opponents", "random", "self"])
 >>> cfg.steps, cfg.opponents, cfg.algo
 (1000, ('random', 'self'), 'ppo')
+>>> Config().opponents, Config.from_dict({}).opponents  # a new run's, an old saved one's
+(('self-all',), ('random', 'greedy', 'heuristic'))
 >>> Config(opponents=("self-all", "random")).check()
 Traceback (most recent call last):
 ...
@@ -56,6 +66,29 @@ REMOVED = {
         "the critic's outlook was an experiment that was not kept; its training hooks were removed "
         "on 2026-12-01 (lab/outlook.py says how to run it at commit 943bc02)",
     ),
+}
+
+
+# The defaults until 2026-12-02, when they became the shipped agent's first stage. Every
+# config saved since holds every key, so one that lacks a key here (config.json, a
+# checkpoint's, a study cell's) was saved before and ran with this value
+FORMER_DEFAULTS: dict[str, Any] = {
+    "observer": "card_counting",
+    "opponents": ("random", "greedy", "heuristic"),
+    "steps": 50_000,
+    "reward": "score_normalized",
+    "hidden": (256, 128),
+    "action_head": "dot",
+    "action_context": False,
+    "plan_features": False,
+    "reply_features": False,
+    "epoch_steps": 25_000,
+    "collect_steps": 2048,
+    "batch_size": 256,
+    "ent_coef": 0.01,
+    "eval_deals": 100,
+    "eval_engine": "arena",
+    "threads": 2,
 }
 
 
@@ -115,11 +148,11 @@ class Config:
     """
 
     algo: str = option("ppo", "training", "learning algorithm", choices=("ppo", "dqn"))
-    observer: str = option("card_counting", "env", "what the actor sees (observers.REGISTRY)")
+    observer: str = option("simple", "env", "what the actor sees (observers.REGISTRY)")
     actions: str = option("catalog", "env", "action codec: catalog or hand (envs.codecs)")
     rules: str = option("standard", "env", "rules preset: standard or charlesworth")
     opponents: tuple[str, ...] = option(
-        ("random", "greedy", "heuristic"),
+        (SELF_ALL,),
         "opponents",
         "agent specs (random, greedy, heuristic, a checkpoint...), 'self' (frozen snapshots of the "
         "learner, one drawn for each opponent seat of each game) or 'self-all' (the learner in all "
@@ -132,12 +165,14 @@ class Config:
         "all three (game: three of a kind, as the evaluations' tables)",
         choices=DRAWS,
     )
-    steps: int = option(50_000, "training", "learner decisions (transitions) to train on", POSITIVE)
+    steps: int = option(
+        8_000_000, "training", "learner decisions (transitions) to train on", POSITIVE
+    )
     seed: int = option(0, "run", "seed of everything random in the run", SEED)
     envs: int = option(64, "env", "games stepped together", POSITIVE)
     run_dir: str = option("runs/default", "run", "the run's own directory")
     reward: str = option(
-        "score_normalized",
+        "win",
         "env",
         "what the learner is rewarded with (docs/env.md)",
         choices=REWARDS,
@@ -149,7 +184,7 @@ class Config:
         "'' for the actor's own observation",
     )
     hidden: tuple[int, ...] = option(
-        (256, 128), "network", "hidden layer widths", Bounds(1, 65_536)
+        (512, 256), "network", "hidden layer widths", Bounds(1, 65_536)
     )
     body: str = option(
         "auto",
@@ -159,7 +194,7 @@ class Config:
         choices=BODIES,
     )
     action_head: str = option(
-        "dot",
+        "mlp",
         "network",
         "how actions are scored from their descriptions: dot, mlp (over the state's and the "
         "move's embeddings) or fused (over the body's output and the move's description)",
@@ -169,17 +204,17 @@ class Config:
         True, "network", "score actions with counts of what they leave in the hand"
     )
     action_context: bool = option(
-        False,
+        True,
         "network",
         "the state embedding also reads the pooled set of legal moves (needs --actions catalog)",
     )
     plan_features: bool = option(
-        False,
+        True,
         "network",
         "score actions with the heuristic planner's view of them too (needs --actions catalog)",
     )
     reply_features: bool = option(
-        False,
+        True,
         "network",
         "score actions with who could answer them too: which opponent could beat each play, how "
         "much of what it leaves could be beaten (an oracle actor reads them off the hands; needs "
@@ -194,11 +229,13 @@ class Config:
         choices=LR_SCHEDULES,
     )
     gamma: float = option(0.99, "training", "discount factor", Bounds(0, 1, low_open=True))
-    epoch_steps: int = option(25_000, "training", "learner decisions between evaluations", POSITIVE)
-    collect_steps: int = option(2048, "ppo", "decisions collected before each update", POSITIVE)
-    batch_size: int = option(256, "training", "minibatch size of a gradient step", POSITIVE)
+    epoch_steps: int = option(
+        1_000_000, "training", "learner decisions between evaluations", POSITIVE
+    )
+    collect_steps: int = option(8192, "ppo", "decisions collected before each update", POSITIVE)
+    batch_size: int = option(1024, "training", "minibatch size of a gradient step", POSITIVE)
     ppo_repeat: int = option(4, "ppo", "passes over each collection", POSITIVE)
-    ent_coef: float = option(0.01, "ppo", "entropy bonus coefficient", UNIT)
+    ent_coef: float = option(0.003, "ppo", "entropy bonus coefficient", UNIT)
     gae_lambda: float = option(0.95, "ppo", "GAE's lambda", UNIT)
     eps_clip: float = option(0.2, "ppo", "PPO's ratio clip", Bounds(0, 1, low_open=True))
     vf_coef: float = option(0.5, "ppo", "value loss weight", Bounds(0, 100))
@@ -221,10 +258,10 @@ class Config:
     eval_opponents: tuple[str, ...] = option(
         ("random", "greedy", "heuristic"), "evaluation", "the learner plays three copies of each"
     )
-    eval_deals: int = option(100, "evaluation", "duplicate deals per evaluation", POSITIVE)
+    eval_deals: int = option(200, "evaluation", "duplicate deals per evaluation", POSITIVE)
     eval_seed: int = option(12345, "evaluation", "seed of the evaluation deals", SEED)
     eval_engine: str = option(
-        "arena",
+        "compiled",
         "evaluation",
         "where evaluations play: 'arena' (Python games, one decision at a time) or 'compiled' (a "
         "batch of games at once: the same games against greedy and heuristic players, other draws "
@@ -249,7 +286,7 @@ class Config:
         "game's (other opponents)",
     )
     device: str = option("auto", "run", "torch device (auto: cuda when available)", choices=DEVICES)
-    threads: int = option(2, "run", "torch threads for the networks", Bounds(1, 1024))
+    threads: int = option(1, "run", "torch threads for the networks", Bounds(1, 1024))
     shards: int = option(
         1, "run", "split the games into this many shards (at most --envs)", POSITIVE
     )
@@ -339,12 +376,17 @@ class Config:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Config:
-        """A config from :meth:`to_dict` data; keys of older versions are ignored, and a
-        :data:`REMOVED` field holding another value than it always had is refused.
+    def from_dict(cls, data: Mapping[str, Any]) -> Config:
+        """A saved config (:meth:`to_dict` data of any version: a ``config.json``, a
+        checkpoint's, a study cell's). A key it lacks takes the value such runs had
+        (:data:`FORMER_DEFAULTS`, else the default); keys of older versions are ignored,
+        and a :data:`REMOVED` field holding another value than it always had is refused.
+        A new run's settings go to :meth:`from_settings`.
 
         >>> Config.from_dict({"steps": 10, "critic_outlook": False}).steps
         10
+        >>> Config.from_dict({"steps": 10}).hidden
+        (256, 128)
         >>> Config.from_dict({"critic_outlook": True})
         Traceback (most recent call last):
         ...
@@ -356,15 +398,27 @@ class Config:
                 raise ValueError(f"{key} is {shown}: this version cannot train or load it: {why}")
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {
-            k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known
+            k: tuple(v) if isinstance(v, list) else v
+            for k, v in {**FORMER_DEFAULTS, **data}.items()
+            if k in known
         }
         return cls(**values)
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> Config:
+        """A new run's config: ``settings`` (flags given, a recipe's stage) over the
+        defaults, lists as tuples.
+
+        >>> Config.from_settings({"hidden": [64]}) == Config(hidden=(64,))
+        True
+        """
+        return cls.from_dict({**cls().to_dict(), **settings})
 
     @classmethod
     def from_args(cls, argv: list[str] | None = None) -> Config:
         """A config from command-line flags only (no --resume handling)."""
         given, _, _ = parse_args(argv)
-        return cls.from_dict(given)
+        return cls.from_settings(given)
 
 
 def check_device(device: str) -> None:
@@ -418,6 +472,16 @@ def _is_a(value: Any, kind: type) -> bool:
     return isinstance(value, kind)
 
 
+DESCRIPTION = (
+    "Train a Big Two agent with Tianshou (docs/training.md). The defaults are the shipped "
+    "agent's first stage (recipe 'trained', stage 'self-play': its network and inputs, the "
+    "learner in all four seats, PPO collections of 8192 decisions in minibatches of 1024, "
+    "evaluations in the compiled engine on the 200 validation deals every 1M decisions), "
+    "8M decisions: an hour or more on one core. --steps or --max-minutes shorten it: "
+    "'--steps 200000 --epoch-steps 50000' is make train."
+)
+
+
 def parse_args(
     argv: list[str] | None = None, recipes: Mapping[str, Mapping[str, Any]] | None = None
 ) -> tuple[dict[str, Any], str | None, bool]:
@@ -431,7 +495,7 @@ def parse_args(
     """
     parser = argparse.ArgumentParser(
         prog="python -m training.train",
-        description="Train a Big Two agent with Tianshou (docs/training.md).",
+        description=DESCRIPTION,
     )
     groups = {name: parser.add_argument_group(name, text) for name, text in GROUPS.items()}
     for f in fields(Config):
@@ -444,7 +508,8 @@ def parse_args(
     names = sorted(recipes or ())
     recipe_help = (
         "start from the settings of recipe NAME's first stage (training.recipes: the shipped "
-        "agent's network, inputs, opponents and PPO settings); the other flags change them "
+        "agent's network, inputs, opponents and PPO settings; those of 'trained' are the "
+        "defaults); the other flags change them "
         f"(one of: {', '.join(names) or 'none given'})"
     )
     run.add_argument("--recipe", metavar="NAME", choices=names, help=recipe_help)

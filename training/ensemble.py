@@ -18,7 +18,8 @@ log-probabilities), and only networks of one architecture.
 >>> import numpy as np, observers
 >>> from training.config import Config
 >>> from training.nets import make_actor
->>> net, cfg = make_actor(Config()), Config()
+>>> cfg = Config(plan_features=False, reply_features=False)
+>>> net = make_actor(cfg)
 >>> obs, legal = np.zeros((1, observers.make(cfg.observer).size)), [[3, 7, -1]]
 >>> alone = torch.log_softmax(net.scores(obs, legal)[0, :2], 0)
 >>> torch.allclose(Ensemble([net, net]).scores(obs, legal)[0, :2], alone)

@@ -15,7 +15,9 @@ shard (the default) is exactly the single env.
 
 >>> from training.config import Config
 >>> from big2.evaluation.backends import Backend
->>> shards = Shards(Config(envs=5, hidden=(16,)), Backend(), seed=0, count=2)
+>>> cfg = Config(envs=5, hidden=(16,), observer="card_counting", opponents=("random",),
+...              plan_features=False, reply_features=False)
+>>> shards = Shards(cfg, Backend(), seed=0, count=2)
 >>> obs, info = shards.reset(seed=0)
 >>> shards.sizes, obs["observation"].shape, info["seat"].shape
 ([3, 2], (5, 421), (5,))

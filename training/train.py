@@ -14,8 +14,10 @@ writes: :mod:`training.rundir`); a run holds its directory's lock while it runs.
 directory that cannot be written in is refused before training starts; a disk that fills
 up (or turns read-only) mid-run stops the run with a message saying what to do, its last
 checkpoint intact, so ``--resume`` continues it once there is room again.
+With no flags it trains as the shipped agent's first stage does (the defaults of
+:class:`training.config.Config`; ``make train`` is that, shortened with ``--steps``);
 ``--recipe NAME`` starts from the settings of a shipped agent's first stage
-(:mod:`training.recipes`), which the other flags change: ``make train`` trains so.
+(:mod:`training.recipes`), which the other flags change.
 
 Randomness: every seed comes from one ``SeedSequence`` of ``--seed``
 (:mod:`training.seeds`), by purpose and epoch. Tianshou draws from torch's and numpy's
@@ -186,7 +188,7 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"cannot resume: {e}") from None
         given = {**resume["config"], **given, "run_dir": resume_dir}  # only a few flags differ
     try:
-        cfg = Config.from_dict(given)
+        cfg = Config.from_dict(given) if resume else Config.from_settings(given)
     except (TypeError, ValueError) as e:  # ValueError: a removed option (config.REMOVED)
         raise SystemExit(f"training: bad configuration: {e}") from None
     start = time.time()

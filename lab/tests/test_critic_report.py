@@ -9,11 +9,12 @@ import pytest
 
 from lab import critic_report
 from training import checkpoint
-from training.config import Config
+from training.config import FORMER_DEFAULTS, Config
 from training.export import export_agent
 from training.train import train
 
 TINY = {
+    **FORMER_DEFAULTS,  # the defaults this experiment ran on
     "steps": 512,
     "epoch_steps": 256,
     "envs": 2,

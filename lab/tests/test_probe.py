@@ -7,12 +7,12 @@ import torch
 
 from lab import probe
 from training import checkpoint
-from training.config import Config
+from training.config import FORMER_DEFAULTS, Config
 from training.ensemble import Ensemble
 from training.loop import learner_results
 from training.nets import make_actor
 
-CFG = Config(hidden=(8,), eval_engine="compiled")
+CFG = Config(**{**FORMER_DEFAULTS, "hidden": (8,), "eval_engine": "compiled"})
 
 
 class Recorder(torch.nn.Module):

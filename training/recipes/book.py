@@ -89,7 +89,7 @@ class Recipe:
         init = str(stage_dir(run_dir, self, k - 1, member) / "best.pt") if k else ""
         seed = 1000 * (self.members * self.seed + member) + k
         where = {"seed": seed, "init": init, "run_dir": str(stage_dir(run_dir, self, k, member))}
-        return Config.from_dict({**settings, **where})
+        return Config.from_settings({**settings, **where})
 
     @property
     def steps(self) -> int:
