@@ -43,15 +43,17 @@ def measure(
     from training.build import make_algorithm
     from training.config import Config
     from training.loop import Run, RunState
+    from training.spec import resolve
 
     torch.set_num_threads(threads)
     with tempfile.TemporaryDirectory() as run_dir:
         cfg = Config.from_dict({"steps": steps, "epoch_steps": steps, "eval_deals": 1,
                                 "eval_opponents": ["random"], "run_dir": run_dir,
                                 "threads": threads, **extra})  # fmt: skip
-        algorithm = make_algorithm(cfg)
+        spec = resolve(cfg)
+        algorithm = make_algorithm(spec)
         with policy_within_training_step(algorithm.policy):
-            run = Run(cfg, Path(run_dir), algorithm, RunState(), backend)
+            run = Run(spec, Path(run_dir), algorithm, RunState(), backend)
             run.run()
         collect, update = run.timing["collect"], run.timing["update"]
         buffer = run.buffer

@@ -4,9 +4,9 @@ Every field but ``upper_bound`` (which only an ablation study sets) is a
 ``python -m training.train`` flag (``--hidden 512 256``, ``--no-action-rest``), listed by
 group with its help text and allowed range in ``--help``. Each field is declared once,
 with that help and range, and :meth:`Config.check` tests every one before anything is
-written, for a new run, ``--resume`` and every cell of a study alike. Sizes that follow
-from the settings (observation size, number of actions) are derived where they are
-needed, never stored here.
+written, for a new run, ``--resume`` and every cell of a study alike. The names it holds
+(observers, codec, rules) are resolved once per run by :mod:`training.spec`, with the
+sizes that follow from them (observation size, number of actions), never stored here.
 
 >>> cfg = Config.from_args(["--steps", "1000", "--opponents", "random", "self"])
 >>> cfg.steps, cfg.opponents, cfg.algo
@@ -35,7 +35,7 @@ from big2.rules import get as get_rules
 from envs import codecs
 from envs.opponents import DRAWS
 from envs.rewards import REWARDS
-from training.bodies import BODIES, sequence_piece
+from training.bodies import ACTION_HEADS, BODIES, sequence_piece
 from training.features import Features, legal_features
 
 LR_SCHEDULES = ("constant", "linear")
@@ -43,7 +43,6 @@ EVAL_ENGINES = ("arena", "compiled")
 
 SELF, SELF_ALL = "self", "self-all"
 DEVICES = ("auto", "cpu", "cuda")
-ACTION_HEADS = ("dot", "mlp", "fused")
 # what a resumed run may change: how long and where it runs, never what it learns
 RESUME_CHANGES = ("steps", "max_minutes", "device", "threads", "backend", "ray_address")
 STUDY_ONLY = ("upper_bound",)  # fields only training.ablation sets: not command-line flags
