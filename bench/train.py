@@ -50,15 +50,17 @@ def measure(
     from training.build import make_algorithm
     from training.config import FORMER_DEFAULTS, Config
     from training.loop import Run, RunState
+    from training.spec import resolve
 
     torch.set_num_threads(threads)
     with tempfile.TemporaryDirectory() as run_dir:
-        cfg = Config.from_settings({**FORMER_DEFAULTS, "steps": steps, "epoch_steps": steps,
-                                    "eval_deals": 1, "eval_opponents": ["random"],
-                                    "run_dir": run_dir, "threads": threads, **extra})  # fmt: skip
-        algorithm = make_algorithm(cfg)
+        settings = {**FORMER_DEFAULTS, "steps": steps, "epoch_steps": steps, "eval_deals": 1}
+        where = {"eval_opponents": ["random"], "run_dir": run_dir, "threads": threads}
+        cfg = Config.from_settings({**settings, **where, **extra})
+        spec = resolve(cfg)
+        algorithm = make_algorithm(spec)
         with policy_within_training_step(algorithm.policy):
-            run = Run(cfg, Path(run_dir), algorithm, RunState(), backend)
+            run = Run(spec, Path(run_dir), algorithm, RunState(), backend)
             run.run()
         collect, update = run.timing["collect"], run.timing["update"]
         buffer = run.buffer

@@ -145,6 +145,19 @@ def make(name: str, rules: Rules = STANDARD) -> CatalogCodec | HandCodec:
     return cls(rules)
 
 
+def for_rules(actions: CatalogCodec | HandCodec | str, rules: Rules) -> CatalogCodec | HandCodec:
+    """``actions`` (a codec's name, or a codec) for ``rules``; a codec built for other
+    rules raises ``ValueError``.
+
+    >>> for_rules("hand", STANDARD).n
+    1695
+    """
+    made = make(actions, rules) if isinstance(actions, str) else actions
+    if made.rules != rules:
+        raise ValueError(f"codec was built for {made.rules.name}, not {rules.name}")
+    return made
+
+
 def decode_legal(codec: ActionCodec, action: object, game: Game, who: str = "") -> HandRanking:
     """The move ``action`` means for the seat to act in ``game``, if it is legal now.
 

@@ -61,7 +61,7 @@ def deal_results(
     seed: int = 0,
     rules: Rules = STANDARD,
     observer: Observer | str = "simple",
-    actions: str = "catalog",
+    actions: codecs.CatalogCodec | codecs.HandCodec | str = "catalog",
     move_features: MoveFeatures | None = None,
 ) -> list[tuple[int, int]]:
     """Per deal, the policy's (wins, total score) over its four games (see the module).
@@ -73,7 +73,7 @@ def deal_results(
     if n_deals < 1:
         raise ValueError(f"n_deals must be at least 1, got {n_deals}")
     seen = observers.for_rules(observer, rules)
-    codec = codecs.make(actions, rules)
+    codec = codecs.for_rules(actions, rules)
     out: list[tuple[int, int]] = []
     for first in range(0, n_deals, BATCH_DEALS):
         deals = range(first, min(first + BATCH_DEALS, n_deals))

@@ -144,7 +144,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self,
         num_envs: int,
         observer: Observer | str = "simple",
-        actions: str = "catalog",
+        actions: codecs.CatalogCodec | codecs.HandCodec | str = "catalog",
         rules: Rules | str = "standard",
         opponents: Sequence[str | BatchPolicy | list[BatchPolicy]] | None = None,
         reward: str = "score",
@@ -170,7 +170,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.num_games = num_envs // self.seats_per_game
         self.rules = get_rules(rules)
         self.observer = self._observer(observer)
-        self.codec = codecs.make(actions, self.rules)
+        self.codec = codecs.for_rules(actions, self.rules)
         critic = None if critic_observer is None else self._observer(critic_observer)
         self.games = Games(self.num_games, Tables.of(self.rules))
         self.maker = DecisionMaker(self.games, self.observer, self.codec, critic, move_features)

@@ -29,7 +29,8 @@ head that reads the observation more, nor a larger entropy bonus, played better.
 
 >>> from training.config import Config
 >>> from training.nets import make_actor
->>> net = make_actor(Config(hidden=(8,)))
+>>> from training.spec import resolve
+>>> net = make_actor(resolve(Config(hidden=(8,))).network)
 >>> with observation_replaced(net, "zeros", seed=0):
 ...     type(net.body).__name__
 'ReplacedInput'

@@ -25,6 +25,7 @@ from training.ensemble import Ensemble
 from training.loop import learner_agent
 from training.nets import make_actor
 from training.rollout import GreedyPolicy
+from training.spec import resolve
 from training.twins import sample_views
 
 VARIANT = replace(CHARLESWORTH, name="variant", five_card_quads=True, flush_order="suit",
@@ -88,7 +89,7 @@ def test_policy_rollouts_count_the_python_wins(rules: Rules):
     # the searching seat plays a small untrained network, the others the heuristic
     cfg = Config(observer="card_counting", rules=rules.name, hidden=(32, 16), action_head="mlp",
                  action_context=True, plan_features=True, reply_features=True)  # fmt: skip
-    net = make_actor(cfg)
+    net = make_actor(resolve(cfg).network)
     observer = observers.make(cfg.observer, rules)
     fast = PolicyRollouts(GreedyPolicy(net), observer, cfg.actions, cfg.features())
     slow = AgentRollouts(HeuristicAgent(), own=learner_agent(cfg, net))

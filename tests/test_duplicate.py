@@ -23,6 +23,7 @@ from training.config import Config
 from training.loop import evaluate_policy, learner_results
 from training.nets import make_actor
 from training.rollout import GreedyPolicy
+from training.spec import resolve
 
 RULES = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
 DETERMINISTIC = pytest.mark.parametrize("opponent", ["greedy", "heuristic"])
@@ -66,7 +67,7 @@ def tiny(observer: str = "card_counting", **options: object) -> Config:
 def test_a_network_plays_the_arena_games(rules: Rules, opponent: str, observer: str):
     # the oracle actor (a study's upper bound) reads every hand and the cheating replies
     cfg = tiny(observer, rules=rules.name, upper_bound=observer == "oracle")
-    net = make_actor(cfg)
+    net = make_actor(resolve(cfg).network)
     arena = learner_results(cfg, net, opponent, 8, 3)
     compiled = learner_results(replace(cfg, eval_engine="compiled"), net, opponent, 8, 3)
     assert compiled == arena
@@ -111,7 +112,7 @@ def test_nan_scores_are_a_clear_error():
 
 def test_evaluations_report_the_same_rows_either_way():
     cfg = tiny(eval_opponents=("heuristic",), eval_deals=5)
-    net = make_actor(cfg)
+    net = make_actor(resolve(cfg).network)
     assert evaluate_policy(replace(cfg, eval_engine="compiled"), net, 7) == evaluate_policy(
         cfg, net, 7
     )

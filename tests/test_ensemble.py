@@ -21,6 +21,7 @@ from training.checkpoint import CheckpointError
 from training.config import Config
 from training.ensemble import Ensemble
 from training.nets import make_actor
+from training.spec import resolve
 
 # the recipes' kind of network (catalog actions scored with their features), made small
 NETWORK = {"observer": "simple", "hidden": (32,), "action_head": "mlp", "action_rest": True,
@@ -32,7 +33,7 @@ def member(path: Path, seed: int, **settings: object) -> Path:
     cfg = Config(**{**NETWORK, **settings, "seed": seed, "run_dir": str(path.parent)})  # type: ignore[arg-type]
     with torch.random.fork_rng():
         torch.manual_seed(seed)
-        net = make_actor(cfg)
+        net = make_actor(resolve(cfg).network)
     state = {f"policy.actor.{k}": v for k, v in net.state_dict().items()}
     checkpoint.save(path, {"config": cfg.to_dict(), "state": state, "epoch": 1, "env_step": 100,
                            "update_step": 3, "history": [], "snapshots": []})  # fmt: skip

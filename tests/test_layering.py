@@ -155,6 +155,17 @@ def test_no_product_module_imports_the_lab_or_the_benchmarks():
     assert not found, f"product modules import the lab or the benchmarks: {found}"
 
 
+# modules that take what training.spec resolved and never resolve a name themselves: what
+# they may not import (the Config, the spec, and where names become observers and rules)
+RESOLVED_ONLY = {"training.nets": ("training.config", "training.spec", "observers", "big2.rules")}
+
+
+@pytest.mark.parametrize("module", sorted(RESOLVED_ONLY))
+def test_the_networks_take_resolved_objects(module):
+    found = sorted(imports(module) & set(RESOLVED_ONLY[module]))
+    assert not found, f"{module} imports {found}; it takes training.spec's resolved objects"
+
+
 FAKE = {
     "fake/__init__.py": "from fake import a\n",
     "fake/a.py": (

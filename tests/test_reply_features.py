@@ -26,6 +26,7 @@ from observers.moves import (
 )
 from tests.test_move_features import CODEC, positions
 from training.nets import feature_scale, make_actor
+from training.spec import resolve
 
 # seat 0 opens holding 3D 3C; seat 1 (next) holds one card of every rank: no pair at all
 OPENER = "3D 3C 4C 4H 5C 6C 7C 8C 9C TC JC QC KC"
@@ -117,7 +118,7 @@ def test_the_config_picks_fair_or_cheating_replies_and_the_actor_is_as_wide():
     oracle = former_config(observer="oracle", upper_bound=True, reply_features=True)
     assert oracle.features() is CHEATING_REPLIES
     assert make(False, False) is None and former_config().features() is None
-    net = make_actor(fair)
+    net = make_actor(resolve(fair).network)
     assert net.uses_plan and net.scorer is not None
     assert net.scorer.action[0].in_features == net.scorer.bias.in_features
     assert net.scorer.plan_scale.shape == (8,)

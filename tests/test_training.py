@@ -26,7 +26,8 @@ from training import checkpoint
 from training.build import acting_net, load_init, make_algorithm, scoped_seed
 from training.config import Config
 from training.loop import RunState, epoch_scores
-from training.nets import NumpyLogits, sizes
+from training.nets import NumpyLogits
+from training.spec import resolve
 from training.train import main, train
 
 # one torch thread: with two, the same seed's weights differ in the last bits when the
@@ -100,7 +101,7 @@ def test_ppo_smoke_run_dir_and_scoped_seeding(ppo_run):
     cfg, state, run, rng_untouched = ppo_run
     data = check_run_dir(run, state, cfg)
     assert rng_untouched, "train() changed the global random/numpy/torch RNG states"
-    assert data["config"]["algo"] == "ppo" and sizes(cfg)[1] == 17_859
+    assert data["config"]["algo"] == "ppo" and resolve(cfg).network.n_actions == 17_859
     assert len(data["snapshots"]) == data["epoch"]  # self-play: one snapshot per epoch
     # the weights moved away from their initialisation (same seed, same construction order)
     with scoped_seed(cfg.seed):
@@ -213,13 +214,14 @@ def test_other_smoke_runs(tmp_path, overrides):
     cfg = tiny(tmp_path / "run", eval_opponents=("random",), **overrides)
     state = train(cfg)
     data = check_run_dir(tmp_path / "run", state, cfg)
-    assert sizes(cfg)[1] == (17_859 if cfg.actions == "catalog" else 1695)
+    network = resolve(cfg).network
+    assert network.n_actions == (17_859 if cfg.actions == "catalog" else 1695)
     prefix = "policy.model." if cfg.algo == "dqn" else "policy.actor."
     assert any(k.startswith(prefix) for k in data["state"])
     if cfg.algo == "ppo":  # the critic reads the configured observation, the actor its own
         critic_in = data["state"]["critic.body.0.weight"].shape[1]
         assert critic_in == observers.make(cfg.critic_observer or cfg.observer).size
-        assert data["state"]["policy.actor.body.0.weight"].shape[1] == sizes(cfg)[0]
+        assert data["state"]["policy.actor.body.0.weight"].shape[1] == network.obs_size
     agent = checkpoint.load_agent(tmp_path / "run" / "latest.pt")  # the arena agent plays
     assert (agent.features is not None) == (cfg.features() is not None)
     assert arena([agent, "random", "random", "random"], 2, seed=1).deals == 2

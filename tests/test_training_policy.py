@@ -14,6 +14,7 @@ from training import loop as train_module
 from training.build import make_algorithm
 from training.config import Config
 from training.loop import Run, RunState
+from training.spec import resolve
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -21,11 +22,11 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 def scripted(monkeypatch, results):
     """Make evaluate_policy return (win share, mean score) pairs from ``results``."""
 
-    def fake_evaluation(cfg, net, step):
+    def fake_evaluation(spec, net, step):
         share, score = next(results)
         return [{"env_step": step, "opponent": o, "win_share": share, "win_share_ci": [0, 1],
                  "mean_score": score, "mean_score_ci": [0, 0], "deals": 1}
-                for o in cfg.eval_opponents]  # fmt: skip
+                for o in spec.config.eval_opponents]  # fmt: skip
 
     monkeypatch.setattr(train_module, "evaluate_policy", fake_evaluation)
 
@@ -42,7 +43,8 @@ class Writer:
 
 
 def epochs(cfg: Config, tmp_path, n: int) -> tuple[Run, list[int]]:
-    run = Run(cfg, tmp_path, make_algorithm(cfg), RunState())
+    spec = resolve(cfg)
+    run = Run(spec, tmp_path, make_algorithm(spec), RunState())
     run.writer = Writer()  # type: ignore[assignment]
     best_epochs = []
     for epoch in range(1, n + 1):

@@ -113,8 +113,8 @@ def test_dqn_with_gamma_1_and_a_long_horizon_targets_the_games_return():
     end of its game, never a bootstrapped value, wherever the game ended in the buffer."""
     from tianshou.data import VectorReplayBuffer
 
-    from training.nets import store_width
     from training.rollout import add
+    from training.spec import resolve
 
     cfg = former_config(algo="dqn", gamma=1.0, n_step=64, hidden=(16,), envs=3,
                         opponents=("greedy",), reward="score")  # fmt: skip
@@ -126,7 +126,7 @@ def test_dqn_with_gamma_1_and_a_long_horizon_targets_the_games_return():
         for _ in range(200):
             chunks += rollout.step()[0]
     for chunk in chunks:
-        add(buffer, chunk, store_width(cfg), store_next=False)
+        add(buffer, chunk, resolve(cfg).network.store_width, store_next=False)
     checked, nonzero = 0, 0
     for lane in range(rollout.lanes):
         transitions = lane_transitions(chunks, lane)

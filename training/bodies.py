@@ -43,6 +43,8 @@ from observers.base import Observer, Piece
 RANK_MAPS, RUN_MAPS, SUIT_MAPS = 32, 32, 16  # feature maps of the planes CNN
 SEQUENCE_STATE = 128  # the GRU's state: what the MLP reads of the move history
 BODIES = ("auto", "gru")  # auto: the CNN for card planes, else the MLP
+# how the actor scores each legal action from its features (training.nets.ActionScorer)
+ACTION_HEADS = ("dot", "mlp", "fused")
 
 
 def mlp(sizes: Sequence[int]) -> nn.Sequential:

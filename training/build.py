@@ -1,8 +1,13 @@
 """The pieces a training run is built from: its env, its algorithm, its starting weights.
 
+The env and the algorithm are built from the run's :class:`~training.spec.RunSpec` (given
+a :class:`~training.config.Config`, :func:`make_env` and :func:`make_algorithm` resolve it
+first).
+
 >>> from training.config import Config
->>> cfg = Config(hidden=(16,), envs=2, opponents=("random",))
->>> make_env(cfg, seed=0).num_envs, type(make_algorithm(cfg)).__name__
+>>> from training.spec import resolve
+>>> spec = resolve(Config(hidden=(16,), envs=2, opponents=("random",)))
+>>> make_env(spec, seed=0).num_envs, type(make_algorithm(spec)).__name__
 (2, 'PPO')
 """
 
@@ -22,20 +27,19 @@ from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory, LRSchedulerFactory
 from torch.optim.lr_scheduler import LambdaLR, LRScheduler
 
-import observers
 from envs.vector import Big2VectorEnv
 from training import checkpoint
 from training.config import SELF, Config
 from training.nets import (
-    Critic,
     MaskedActor,
     MaskedQPolicy,
     QNet,
     legal_distribution,
     make_actor,
-    store_width,
+    make_critic,
 )
 from training.rollout import SnapshotPolicy
+from training.spec import RunSpec, resolve
 
 
 def device_of(cfg: Config) -> torch.device:
@@ -45,26 +49,32 @@ def device_of(cfg: Config) -> torch.device:
     return torch.device(cfg.device)
 
 
-def make_env(cfg: Config, seed: int, pool: list[SnapshotPolicy] | None = None) -> Big2VectorEnv:
-    """The vector env of a run (``cfg.envs`` games; under ``self-all`` its agents are those
-    games x 4 seats); ``pool`` holds the ``self`` snapshots (shared and growing; while it
-    is empty, or without one, ``self`` plays as ``random``)."""
+def make_env(
+    settings: Config | RunSpec,
+    seed: int,
+    pool: list[SnapshotPolicy] | None = None,
+    games: int | None = None,
+) -> Big2VectorEnv:
+    """The vector env of a run (``games``, by default ``--envs``, games; under ``self-all``
+    its agents are those games x 4 seats); ``pool`` holds the ``self`` snapshots (shared
+    and growing; while it is empty, or without one, ``self`` plays as ``random``)."""
+    env = resolve(settings).env
     mix: list[Any] | None = None
-    if not cfg.all_seats:
+    if not env.all_seats:
         self_play = pool if pool is not None else "random"
-        mix = [self_play if spec == SELF else spec for spec in cfg.opponents]
-    critic = cfg.critic_observer if cfg.algo == "ppo" and cfg.critic_observer else None
+        mix = [self_play if spec == SELF else spec for spec in env.opponents]
+    n = env.games if games is None else games
     return Big2VectorEnv(
-        cfg.envs * (4 if cfg.all_seats else 1),
-        cfg.observer,
-        cfg.actions,
-        cfg.rules,
+        n * (4 if env.all_seats else 1),
+        env.observer,
+        env.codec,
+        env.rules,
         opponents=mix,
-        reward=cfg.reward,
+        reward=env.reward,
         seed=seed,
-        critic_observer=critic,
-        move_features=cfg.features(),
-        opponent_draw=cfg.opponent_draw,
+        critic_observer=env.critic,
+        move_features=env.features,
+        opponent_draw=env.draw,
     )
 
 
@@ -91,48 +101,66 @@ class LinearDecay(LRSchedulerFactory):
         return LambdaLR(optim, lambda _: max(0.0, 1.0 - self.progress()))
 
 
-def make_algorithm(cfg: Config, progress: Callable[[], float] | None = None) -> PPO | DQN:
-    """Masked PPO (actor + critic) or masked DQN, on the run's device. ``progress`` is the
-    share of the run's learner decisions done, which ``--lr-schedule linear`` reads."""
-    positions = gym.spaces.Discrete(store_width(cfg))  # a policy acts by legal position
+def make_algorithm(
+    settings: Config | RunSpec, progress: Callable[[], float] | None = None
+) -> PPO | DQN:
+    """Masked PPO (actor + critic) or masked DQN, as ``--algo`` says (:func:`make_ppo`,
+    :func:`make_dqn`)."""
+    spec = resolve(settings)
+    make = make_ppo if spec.config.algo == "ppo" else make_dqn
+    return make(spec, progress)
+
+
+def make_ppo(spec: RunSpec, progress: Callable[[], float] | None = None) -> PPO:
+    """Masked PPO: the actor and the critic of ``spec.network``, on the run's device.
+    ``progress`` is the share of the run's learner decisions done, which
+    ``--lr-schedule linear`` reads."""
+    cfg, network = spec.config, spec.network
+    policy = DiscreteActorPolicy(
+        actor=make_actor(network),  # built before the critic: torch's RNG draws in this order
+        dist_fn=legal_distribution,
+        action_space=gym.spaces.Discrete(network.store_width),  # it acts by legal position
+    )
+    algorithm = PPO(
+        policy=policy,
+        critic=make_critic(network),
+        optim=_optimizer(cfg, progress),
+        gamma=cfg.gamma,
+        ent_coef=cfg.ent_coef,
+        gae_lambda=cfg.gae_lambda,
+        eps_clip=cfg.eps_clip,
+        vf_coef=cfg.vf_coef,
+        max_grad_norm=cfg.max_grad_norm,
+    )
+    return algorithm.to(device_of(cfg))
+
+
+def make_dqn(spec: RunSpec, progress: Callable[[], float] | None = None) -> DQN:
+    """Masked DQN: the Q-network of ``spec.network``, on the run's device (``progress``:
+    as :func:`make_ppo`)."""
+    cfg, network = spec.config, spec.network
+    policy = MaskedQPolicy(
+        model=make_actor(network, QNet),
+        action_space=gym.spaces.Discrete(network.store_width),  # it acts by legal position
+        eps_training=cfg.eps_train,
+        eps_inference=0.0,
+    )
+    algorithm = DQN(
+        policy=policy,
+        optim=_optimizer(cfg, progress),
+        gamma=cfg.gamma,
+        n_step_return_horizon=cfg.n_step,
+        target_update_freq=cfg.target_update_freq,
+    )
+    return algorithm.to(device_of(cfg))
+
+
+def _optimizer(cfg: Config, progress: Callable[[], float] | None) -> AdamOptimizerFactory:
+    """Adam at ``--lr``, decaying with ``progress`` under ``--lr-schedule linear``."""
     optim = AdamOptimizerFactory(lr=cfg.lr)
     if cfg.lr_schedule == "linear":
         optim = optim.with_lr_scheduler_factory(LinearDecay(progress or (lambda: 0.0)))
-    if cfg.algo == "ppo":
-        policy = DiscreteActorPolicy(
-            actor=make_actor(cfg),  # type: ignore[arg-type]  # returns (logits, state)
-            dist_fn=legal_distribution,
-            action_space=positions,
-        )
-        critic_key = "critic" if cfg.critic_observer else "observation"
-        seen = observers.make(cfg.critic_observer or cfg.observer, cfg.rules)
-        critic = Critic(seen, cfg.hidden, key=critic_key)
-        algorithm: PPO | DQN = PPO(
-            policy=policy,
-            critic=critic,
-            optim=optim,
-            gamma=cfg.gamma,
-            ent_coef=cfg.ent_coef,
-            gae_lambda=cfg.gae_lambda,
-            eps_clip=cfg.eps_clip,
-            vf_coef=cfg.vf_coef,
-            max_grad_norm=cfg.max_grad_norm,
-        )
-    else:
-        q_policy = MaskedQPolicy(
-            model=make_actor(cfg, QNet),
-            action_space=positions,
-            eps_training=cfg.eps_train,
-            eps_inference=0.0,
-        )
-        algorithm = DQN(
-            policy=q_policy,
-            optim=optim,
-            gamma=cfg.gamma,
-            n_step_return_horizon=cfg.n_step,
-            target_update_freq=cfg.target_update_freq,
-        )
-    return algorithm.to(device_of(cfg))
+    return optim
 
 
 def acting_net(algorithm: PPO | DQN) -> MaskedActor:

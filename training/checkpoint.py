@@ -26,7 +26,6 @@ from typing import Any
 import torch
 
 from big2.rules import Rules
-from big2.rules import get as get_rules
 from envs.policy_agent import PolicyAgent
 from envs.rollouts import PolicyRollouts
 from training import shipped
@@ -35,6 +34,8 @@ from training.ensemble import Actor, Ensemble
 from training.nets import MaskedActor, NumpyLogits, QNet, make_actor
 from training.rollout import GreedyPolicy
 from training.rundir import write_whole
+from training.spec import RunSpec
+from training.spec import resolve as resolve_spec
 
 FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
@@ -160,13 +161,18 @@ def config_of(data: dict[str, Any]) -> Config:
 def actor_from(data: dict[str, Any]) -> Actor:
     """The acting network of a checkpoint (PPO's actor or DQN's Q-network, or the
     :class:`~training.ensemble.Ensemble` of an ensemble's members), in eval mode."""
-    cfg = config_of(data)
+    return _actor(data, RunSpec.of(config_of(data)))
+
+
+def _actor(data: dict[str, Any], spec: RunSpec) -> Actor:
+    """:func:`actor_from` for checkpoint ``data`` whose config resolves to ``spec``."""
+    algo, network = spec.config.algo, spec.network
     net: Actor
     if data.get("members"):
-        net = Ensemble([make_actor(cfg) for _ in range(data["members"])])
+        net = Ensemble([make_actor(network) for _ in range(data["members"])])
     else:
-        net = make_actor(cfg, MaskedActor if cfg.algo == "ppo" else QNet)
-    prefix = "policy.actor." if cfg.algo == "ppo" else "policy.model."
+        net = make_actor(network, MaskedActor if algo == "ppo" else QNet)
+    prefix = "policy.actor." if algo == "ppo" else "policy.model."
     weights = {k[len(prefix) :]: v for k, v in data["state"].items() if k.startswith(prefix)}
     try:
         net.load_state_dict(weights)
@@ -268,10 +274,18 @@ class NetworkAgent(PolicyAgent):
     likeliest legal move) that also plays search rollouts: ``NAME+search`` asks it for
     :meth:`search_rollouts`, so the searching seat plays the network in every rollout."""
 
-    def __init__(self, net: Actor, cfg: Config, name: str, *, cheat: bool = False) -> None:
-        inputs = (cfg.observer, cfg.actions, get_rules(cfg.rules))
-        super().__init__(NumpyLogits(net), *inputs, name, cfg.features(), cheat=cheat)
-        self.net, self.cfg = net, cfg
+    def __init__(
+        self, net: Actor, settings: Config | RunSpec, name: str, *, cheat: bool = False
+    ) -> None:
+        spec = resolve_spec(settings)
+        inputs = (spec.env.observer, spec.env.codec, spec.env.rules, name, spec.env.features)
+        super().__init__(NumpyLogits(net), *inputs, cheat=cheat)
+        self.net, self.spec = net, spec
+
+    @property
+    def cfg(self) -> Config:
+        """The flat settings of the network's run."""
+        return self.spec.config
 
     def search_rollouts(self, net: Actor | None = None) -> PolicyRollouts:
         """Rollouts in which ``net`` plays the searching seat, the compiled heuristic every
@@ -288,4 +302,5 @@ class NetworkAgent(PolicyAgent):
 
 def agent_of(data: dict[str, Any], label: str) -> NetworkAgent:
     """The arena agent of loaded checkpoint ``data``, named ``label``."""
-    return NetworkAgent(actor_from(data), config_of(data), label)
+    spec = RunSpec.of(config_of(data))
+    return NetworkAgent(_actor(data, spec), spec, label)

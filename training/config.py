@@ -12,9 +12,9 @@ Every field but ``upper_bound`` (which only an ablation study sets) is a
 ``python -m training.train`` flag (``--hidden 512 256``, ``--no-action-rest``), listed by
 group with its help text and allowed range in ``--help``. Each field is declared once,
 with that help and range, and :meth:`Config.check` tests every one before anything is
-written, for a new run, ``--resume`` and every cell of a study alike. Sizes that follow
-from the settings (observation size, number of actions) are derived where they are
-needed, never stored here.
+written, for a new run, ``--resume`` and every cell of a study alike. The names it holds
+(observers, codec, rules) are resolved once per run by :mod:`training.spec`, with the
+sizes that follow from them (observation size, number of actions), never stored here.
 
 >>> cfg = Config.from_args(["--steps", "1000", "--opponents", "random", "self"])
 >>> cfg.steps, cfg.opponents, cfg.algo
@@ -46,15 +46,15 @@ from envs import codecs
 from envs.opponents import DRAWS
 from envs.rewards import REWARDS
 from observers import moves
+from observers.base import Observer
 from observers.moves import MoveFeatures
-from training.bodies import BODIES, sequence_piece
+from training.bodies import ACTION_HEADS, BODIES, sequence_piece
 
 LR_SCHEDULES = ("constant", "linear")
 EVAL_ENGINES = ("arena", "compiled")
 
 SELF, SELF_ALL = "self", "self-all"
 DEVICES = ("auto", "cpu", "cuda")
-ACTION_HEADS = ("dot", "mlp", "fused")
 # what a resumed run may change: how long and where it runs, never what it learns
 RESUME_CHANGES = ("steps", "max_minutes", "device", "threads", "backend", "ray_address")
 STUDY_ONLY = ("upper_bound",)  # fields only training.ablation sets: not command-line flags
@@ -365,11 +365,16 @@ class Config:
         """Whether the learner plays all four seats (``--opponents self-all``)."""
         return self.opponents == (SELF_ALL,)
 
-    def features(self) -> MoveFeatures | None:
+    def features(self, observer: Observer | None = None) -> MoveFeatures | None:
         """The move features the actor reads (:func:`observers.moves.make`: plan and reply
-        features), or None. An actor that sees every hand reads the cheating replies."""
-        cheats = observers.make(self.observer, self.rules).perfect_information
-        return moves.make(self.plan_features, self.reply_features, cheat=cheats)
+        features), or None. An actor that sees every hand reads the cheating replies;
+        ``observer``, the actor's observer if it is already made, says whether it does.
+
+        >>> Config(plan_features=True, reply_features=False).features()
+        PlanFeatures()
+        """
+        seen = observer or observers.make(self.observer, self.rules)
+        return moves.make(self.plan_features, self.reply_features, cheat=seen.perfect_information)
 
     def to_dict(self) -> dict[str, Any]:
         """The config as JSON-ready data (tuples as lists)."""

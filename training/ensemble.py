@@ -15,12 +15,12 @@ training.export A.pt B.pt OUT.pt``) holds the members' acting weights under
 as an :class:`Ensemble`. Only PPO policies combine (DQN's Q-values are no
 log-probabilities), and only networks of one architecture.
 
->>> import numpy as np, observers
+>>> import numpy as np
 >>> from training.config import Config
 >>> from training.nets import make_actor
->>> cfg = Config(plan_features=False, reply_features=False)
->>> net = make_actor(cfg)
->>> obs, legal = np.zeros((1, observers.make(cfg.observer).size)), [[3, 7, -1]]
+>>> from training.spec import resolve
+>>> network = resolve(Config(plan_features=False, reply_features=False)).network
+>>> net, obs, legal = make_actor(network), np.zeros((1, network.obs_size)), [[3, 7, -1]]
 >>> alone = torch.log_softmax(net.scores(obs, legal)[0, :2], 0)
 >>> torch.allclose(Ensemble([net, net]).scores(obs, legal)[0, :2], alone)
 True

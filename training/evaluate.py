@@ -98,8 +98,8 @@ def play_deals(
                 f"--engine compiled plays a network alone; {spec} is not one "
                 f"(leave out +search, or use --engine arena)"
             )
-        cfg = replace(agent.cfg, eval_engine="compiled")
-        mine = learner_results(cfg, agent.net, args.opponents, args.deals, args.seed)
+        compiled = replace(agent.spec, config=replace(agent.cfg, eval_engine="compiled"))
+        mine = learner_results(compiled, agent.net, args.opponents, args.deals, args.seed)
         return summarise([agent.name], [[r] for r in mine], args.seed, rules), mine
     players = [agent, *(load_agent(args.opponents, rules) for _ in range(3))]
     deals, seed, progress = args.deals, args.seed, not args.json

@@ -28,19 +28,18 @@ from big2.evaluation import deal_results, summarise
 from big2.evaluation.arena import AgentResult
 from big2.evaluation.backends import Backend
 from big2.players import Agent
-from big2.rules import get as get_rules
 from envs import duplicate
 from envs.policy_agent import PolicyAgent
 from training import checkpoint
 from training.build import acting_net
 from training.config import SELF, Config
 from training.ensemble import Actor
-from training.nets import store_width
 from training.plot import plot_curve
 from training.rollout import Chunk, Episodes, GreedyPolicy, Rollout, add, to_buffer
 from training.rundir import write_whole
 from training.seeds import seed_of
 from training.shards import Shards
+from training.spec import RunSpec, resolve
 
 
 @dataclass
@@ -63,19 +62,21 @@ class RunState:
         return cls(data["epoch"], data["env_step"], data["update_step"], data["history"], snapshots)
 
 
-def learner_agent(cfg: Config, net: Actor) -> PolicyAgent:
+def learner_agent(settings: Config | RunSpec, net: Actor) -> PolicyAgent:
     """The greedy policy of ``net`` as an arena player (a cheating upper bound, shown the
     whole game, when the config's observer sees every hand: ``upper_bound``)."""
-    return checkpoint.NetworkAgent(net, cfg, "learner", cheat=cfg.upper_bound)
+    spec = resolve(settings)
+    return checkpoint.NetworkAgent(net, spec, "learner", cheat=spec.config.upper_bound)
 
 
-def evaluate_policy(cfg: Config, net: Actor, step: int) -> list[dict[str, Any]]:
+def evaluate_policy(settings: Config | RunSpec, net: Actor, step: int) -> list[dict[str, Any]]:
     """The greedy policy's results against three copies of each eval opponent, on the
-    evaluation deals, played where ``cfg.eval_engine`` says."""
-    rows, rules = [], get_rules(cfg.rules)
+    evaluation deals, played where ``--eval-engine`` says."""
+    spec = resolve(settings)
+    cfg, rows = spec.config, []
     for name in cfg.eval_opponents:
-        deals = [[r] for r in learner_results(cfg, net, name, cfg.eval_deals, cfg.eval_seed)]
-        a = summarise(["learner"], deals, cfg.eval_seed, rules).agents[0]
+        deals = [[r] for r in learner_results(spec, net, name, cfg.eval_deals, cfg.eval_seed)]
+        a = summarise(["learner"], deals, cfg.eval_seed, spec.env.rules).agents[0]
         rows.append({"env_step": step, "opponent": name, **figures(a), "deals": cfg.eval_deals})
     return rows
 
@@ -95,16 +96,17 @@ def figures(result: AgentResult) -> dict[str, Any]:
 
 
 def learner_results(
-    cfg: Config, net: Actor, opponent: str, n_deals: int, seed: int
+    settings: Config | RunSpec, net: Actor, opponent: str, n_deals: int, seed: int
 ) -> list[tuple[int, int]]:
     """Per duplicate deal of ``seed``, the greedy policy's (wins, total score) over its four
-    games against three copies of ``opponent``, played where ``cfg.eval_engine`` says."""
-    rules = get_rules(cfg.rules)
-    if cfg.eval_engine == "compiled":
-        inputs = (cfg.observer, cfg.actions, cfg.features())
-        return duplicate.deal_results(GreedyPolicy(net), opponent, n_deals, seed, rules, *inputs)
-    agents: list[Agent | str] = [learner_agent(cfg, net), opponent, opponent, opponent]
-    return [deal[0] for deal in deal_results(agents, n_deals, seed, rules)]
+    games against three copies of ``opponent``, played where ``--eval-engine`` says."""
+    spec = resolve(settings)
+    env = spec.env
+    if spec.config.eval_engine == "compiled":
+        inputs = (env.rules, env.observer, env.codec, env.features)
+        return duplicate.deal_results(GreedyPolicy(net), opponent, n_deals, seed, *inputs)
+    agents: list[Agent | str] = [learner_agent(spec, net), opponent, opponent, opponent]
+    return [deal[0] for deal in deal_results(agents, n_deals, seed, env.rules)]
 
 
 def selection_key(cfg: Config) -> str:
@@ -126,23 +128,26 @@ def epoch_scores(history: list[dict[str, Any]], key: str = "mean_score") -> dict
 
 
 class Run:
-    """One training run's loop: collect, update, and after every epoch evaluate and save."""
+    """One training run's loop: collect, update, and after every epoch evaluate and save.
+    ``spec.config`` holds its plain settings (budgets, PPO's and DQN's numbers)."""
 
     def __init__(
         self,
-        cfg: Config,
+        spec: RunSpec,
         run_dir: Path,
         algorithm: PPO | DQN,
         state: RunState,
         backend: Backend | None = None,
     ) -> None:
-        self.cfg, self.run_dir, self.algorithm, self.state = cfg, run_dir, algorithm, state
-        self.env = Shards(cfg, backend or Backend(), self._seed("deals"), cfg.shards)
+        self.spec, self.cfg = spec, spec.config
+        self.run_dir, self.algorithm, self.state = run_dir, algorithm, state
+        self.env = Shards(spec, backend or Backend(), self._seed("deals"), self.cfg.shards)
         self.rollout = Rollout(self.env, algorithm.policy)  # dealt as each epoch starts
         self.pooled: set[int] = set()  # the snapshots (by epoch) the shards hold
         # a resumed run drops what a crashed continuation logged after its checkpoint
         self.writer = SummaryWriter(str(run_dir / "tb"), purge_step=state.env_step + 1)
-        self.best = max(epoch_scores(state.history, selection_key(cfg)).values(), default=-np.inf)
+        best = epoch_scores(state.history, selection_key(self.cfg)).values()
+        self.best = max(best, default=-np.inf)
         self.buffer: VectorReplayBuffer | None = None  # DQN's replay buffer; PPO's last rollout
         self.timing = {"collect": 0.0, "update": 0.0}  # seconds (benchmarks read them)
 
@@ -187,7 +192,11 @@ class Run:
         bar = tqdm(total=target - state.env_step, desc=desc, unit="step", leave=False)
         while state.env_step < target:
             before = state.env_step
-            self._ppo_round() if cfg.algo == "ppo" else self._dqn_round()
+            algorithm = self.algorithm
+            if isinstance(algorithm, PPO):
+                self._ppo_round(algorithm)
+            else:
+                self._dqn_round(algorithm)
             bar.update(state.env_step - before)
         bar.close()
         state.epoch += 1
@@ -208,12 +217,11 @@ class Run:
         self._log_collection(episodes, rate)
         return chunks
 
-    def _ppo_round(self) -> None:
+    def _ppo_round(self, algorithm: PPO) -> None:
         chunks = self._collect(self.cfg.collect_steps)
         start = time.perf_counter()
         self.buffer = buffer = to_buffer(chunks, self.rollout.lanes, store_next=True)
-        sizes = {"batch_size": self.cfg.batch_size, "repeat": self.cfg.ppo_repeat}
-        stats = self.algorithm.update(buffer, **sizes)
+        stats = algorithm.update(buffer, batch_size=self.cfg.batch_size, repeat=self.cfg.ppo_repeat)
         seconds = time.perf_counter() - start
         self.timing["update"] += seconds
         self.state.update_step += getattr(stats, "gradient_steps", 0)
@@ -222,7 +230,7 @@ class Run:
         )
         self._log_update(stats)
 
-    def _dqn_round(self) -> None:
+    def _dqn_round(self, algorithm: DQN) -> None:
         cfg = self.cfg
         if self.buffer is None:
             self.buffer = VectorReplayBuffer(
@@ -231,11 +239,11 @@ class Run:
         chunks = self._collect(cfg.envs * 4, explore=self._explore)
         start = time.perf_counter()
         for chunk in chunks:
-            add(self.buffer, chunk, store_width(cfg), store_next=False)
+            add(self.buffer, chunk, self.spec.network.store_width, store_next=False)
         if len(self.buffer) >= cfg.batch_size:
             steps = sum(len(c.act) for c in chunks) * cfg.dqn_updates
             for _ in range(max(1, round(steps))):
-                stats = self.algorithm.update(self.buffer, sample_size=cfg.batch_size)  # type: ignore[call-arg]
+                stats = algorithm.update(self.buffer, sample_size=cfg.batch_size)
                 self.state.update_step += 1
             self._log_update(stats)
         self.timing["update"] += time.perf_counter() - start
@@ -267,7 +275,7 @@ class Run:
     def _after_epoch(self) -> None:
         """Evaluate, log, snapshot, checkpoint and plot after one epoch."""
         cfg, state, net = self.cfg, self.state, acting_net(self.algorithm)
-        rows = evaluate_policy(cfg, net, state.env_step)
+        rows = evaluate_policy(self.spec, net, state.env_step)
         state.history = [*state.history, *rows]
         score = epoch_scores(rows, selection_key(cfg))[state.env_step]
         for r in rows:

@@ -12,22 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 import torch
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
 from tianshou.data import Batch, to_numpy
+from tianshou.utils.net.common import ActionReprNet
 from torch import nn
 
-import observers
-from big2.rules import get as get_rules
-from envs import codecs
+from envs.codecs import CatalogCodec, HandCodec
 from envs.engine import MAX_COMBOS
 from observers.base import Observer
 from observers.moves import MoveFeatures
-from training.bodies import HandReader, make_body, mlp
-from training.config import ACTION_HEADS, Config
+from training.bodies import ACTION_HEADS, HandReader, make_body, mlp
 
 ILLEGAL = -1e9
 REST_COUNTS = 5  # the columns of rest_counts
@@ -208,8 +207,9 @@ def pooled(items: torch.Tensor, rows: torch.Tensor, n_rows: int) -> torch.Tensor
     return torch.cat([total / count.unsqueeze(1), top], 1)
 
 
-class MaskedActor(nn.Module):
-    """Observations and legal ids -> logits over the legal positions (B, K).
+class MaskedActor(ActionReprNet):
+    """Observations and legal ids -> logits over the legal positions (B, K): Tianshou's
+    :class:`~tianshou.utils.net.common.ActionReprNet`, the actor its policies take.
 
     The body suits the observer's shape (:func:`training.bodies.make_body`: an MLP, or a
     CNN for card planes, or with ``body="gru"`` a GRU over its move history; a plain
@@ -373,25 +373,68 @@ class NumpyLogits:
         return out
 
 
-def sizes(cfg: Config) -> tuple[int, int, int]:
-    """(observation size, number of actions, critic input size), derived from the config."""
-    rules = get_rules(cfg.rules)
-    obs = observers.make(cfg.observer, rules).size
-    critic = observers.make(cfg.critic_observer, rules).size if cfg.critic_observer else obs
-    return obs, codecs.make(cfg.actions, rules).n, critic
+@dataclass(frozen=True)
+class NetworkSpec:
+    """What a run's networks are built from, resolved: the actor's observer and codec, the
+    critic's observer, the layer widths and the head's choices (``--help``'s network
+    group). :func:`training.spec.resolve` builds it from a config's names; the sizes the
+    networks need follow from it.
+
+    >>> import observers
+    >>> from envs import codecs
+    >>> net = NetworkSpec(observers.make("simple"), codecs.make("hand"), hidden=(16,))
+    >>> net.obs_size, net.n_actions, net.critic_size, net.store_width
+    (161, 1695, 161, 1695)
+    """
+
+    observer: Observer
+    codec: CatalogCodec | HandCodec
+    hidden: tuple[int, ...] = (256, 128)
+    body: str = "auto"
+    head: str = "dot"
+    rest: bool = True
+    context: bool = False
+    plan: tuple[float, ...] = ()  # the scales of the legal features' columns (none: empty)
+    critic: Observer | None = None  # a centralised critic's own observer (None: the actor's)
+
+    @property
+    def obs_size(self) -> int:
+        """The actor's observation size."""
+        return self.observer.size
+
+    @property
+    def n_actions(self) -> int:
+        """The codec's number of actions."""
+        return self.codec.n
+
+    @property
+    def critic_size(self) -> int:
+        """The critic's input size."""
+        return (self.critic or self.observer).size
+
+    @property
+    def store_width(self) -> int:
+        """The most legal actions a position can have (the width of a DQN buffer's lists)."""
+        return min(MAX_COMBOS + 1, self.n_actions)
 
 
-def store_width(cfg: Config) -> int:
-    """The most legal actions a position can have (the width of a DQN buffer's lists)."""
-    return min(MAX_COMBOS + 1, sizes(cfg)[1])
+def make_actor(network: NetworkSpec, kind: type[MaskedActor] = MaskedActor) -> MaskedActor:
+    """The acting network ``network`` describes: PPO's actor, or DQN's Q-network (``QNet``)."""
+    if not isinstance(network, NetworkSpec):
+        raise TypeError(
+            f"make_actor takes a resolved NetworkSpec, not {type(network).__name__}: for a "
+            f"Config, make_actor(training.spec.resolve(cfg).network)"
+        )
+    codec = network.codec
+    scoring = (action_table(codec), network.head, network.rest, network.plan, network.context)
+    return kind(network.observer, codec.n, network.hidden, *scoring, network.body)
 
 
-def make_actor(cfg: Config, kind: type[MaskedActor] = MaskedActor) -> MaskedActor:
-    """The acting network a config describes: PPO's actor, or DQN's Q-network (``QNet``)."""
-    codec = codecs.make(cfg.actions, get_rules(cfg.rules))
-    observer, scale = observers.make(cfg.observer, cfg.rules), feature_scale(cfg.features())
-    scoring = (action_table(codec), cfg.action_head, cfg.action_rest, scale, cfg.action_context)
-    return kind(observer, codec.n, cfg.hidden, *scoring, cfg.body)
+def make_critic(network: NetworkSpec) -> Critic:
+    """PPO's critic: over the critic's own observation (the env's ``"critic"`` key) when
+    ``network`` has one, else over the actor's."""
+    key = "observation" if network.critic is None else "critic"
+    return Critic(network.critic or network.observer, network.hidden, key=key)
 
 
 def feature_scale(features: MoveFeatures | None) -> tuple[float, ...]:

@@ -14,10 +14,11 @@ the ones a single env deals), and its snapshots sample with their own generators
 shard (the default) is exactly the single env.
 
 >>> from training.config import Config
+>>> from training.spec import resolve
 >>> from big2.evaluation.backends import Backend
 >>> cfg = Config(envs=5, hidden=(16,), observer="card_counting", opponents=("random",),
 ...              plan_features=False, reply_features=False)
->>> shards = Shards(cfg, Backend(), seed=0, count=2)
+>>> shards = Shards(resolve(cfg), Backend(), seed=0, count=2)
 >>> obs, info = shards.reset(seed=0)
 >>> shards.sizes, obs["observation"].shape, info["seat"].shape
 ([3, 2], (5, 421), (5,))
@@ -26,7 +27,6 @@ shard (the default) is exactly the single env.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -35,9 +35,9 @@ import torch
 from big2.evaluation.backends import Backend
 from envs.decisions import PAD, pad_rows
 from training.build import make_env
-from training.config import Config
 from training.nets import make_actor
 from training.rollout import SnapshotPolicy
+from training.spec import RunSpec
 
 PADDING = {"legal": PAD, "features": 0}  # keys whose axis 1 is the number of legal actions
 
@@ -49,11 +49,11 @@ Snapshots = list[tuple[int, int, dict[str, Any] | None]]
 class EnvShard:
     """One shard: a vector env of ``num_envs`` games and its self-play snapshot copies."""
 
-    def __init__(self, cfg: Config, num_envs: int, index: int, seed: int) -> None:
-        self.cfg, self.index = cfg, index
+    def __init__(self, spec: RunSpec, num_envs: int, index: int, seed: int) -> None:
+        self.spec, self.index = spec, index
         self.pool: list[SnapshotPolicy] = []  # the env's "self" opponents, updated in place
         self.snapshots: dict[int, SnapshotPolicy] = {}
-        self.env = make_env(replace(cfg, envs=num_envs), seed, self.pool)
+        self.env = make_env(spec, seed, self.pool, games=num_envs)
 
     def reset(self, seed: int) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         return self.env.reset(seed=seed)
@@ -75,7 +75,7 @@ class EnvShard:
         if weights is None:
             raise ValueError("a snapshot this shard does not hold came without its weights")
         with torch.random.fork_rng():  # initialising a network draws from torch's generator
-            net = make_actor(self.cfg)
+            net = make_actor(self.spec.network)
         net.load_state_dict(weights)
         return SnapshotPolicy(net.eval(), seed=0)  # reseeded by set_pool
 
@@ -83,16 +83,17 @@ class EnvShard:
 class Shards:
     """The run's games as ``count`` shards on ``backend``, stepped as one env."""
 
-    def __init__(self, cfg: Config, backend: Backend, seed: int, count: int = 1) -> None:
-        if not 1 <= count <= cfg.envs:
-            raise ValueError(f"shards must be between 1 and envs ({cfg.envs}), got {count}")
-        self.backend, self.all_seats = backend, cfg.all_seats
-        seats = 4 if cfg.all_seats else 1
-        self.num_envs = cfg.envs * seats  # agents: games, or games x seats under self-all
-        self.sizes = [len(part) for part in np.array_split(np.arange(cfg.envs), count)]
+    def __init__(self, spec: RunSpec, backend: Backend, seed: int, count: int = 1) -> None:
+        games = spec.env.games
+        if not 1 <= count <= games:
+            raise ValueError(f"shards must be between 1 and envs ({games}), got {count}")
+        self.backend, self.all_seats = backend, spec.env.all_seats
+        seats = 4 if self.all_seats else 1
+        self.num_envs = games * seats  # agents: games, or games x seats under self-all
+        self.sizes = [len(part) for part in np.array_split(np.arange(games), count)]
         self.agents = [n * seats for n in self.sizes]
         self.offsets = np.cumsum([0, *self.sizes[:-1]]).tolist()
-        arguments = [(cfg, n, j, seed + self.offsets[j]) for j, n in enumerate(self.sizes)]
+        arguments = [(spec, n, j, seed + self.offsets[j]) for j, n in enumerate(self.sizes)]
         self.shards = backend.actors(EnvShard, arguments, cpus=1)
 
     def reset(self, seed: int) -> tuple[dict[str, np.ndarray], dict[str, Any]]:

@@ -50,6 +50,7 @@ from training.nets import torch_threads
 from training.recipes.book import RECIPES
 from training.rundir import RunDirectory, fault_message, is_disk_fault, write_whole
 from training.seeds import seed_of
+from training.spec import RunSpec
 
 
 def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = False) -> RunState:
@@ -62,6 +63,7 @@ def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = F
     first checkpoint removes what it wrote.
     """
     cfg.check()
+    spec = RunSpec.of(cfg)  # the one resolution of the run's names
     directory = RunDirectory(cfg.run_dir)
     state = RunState() if resume is None else RunState.from_checkpoint(resume)
     with (
@@ -69,7 +71,7 @@ def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = F
         torch_threads(cfg.threads),
         scoped_seed(seed_of(cfg.seed, "init")),
     ):
-        algorithm = make_algorithm(cfg, progress=lambda: state.env_step / cfg.steps)
+        algorithm = make_algorithm(spec, progress=lambda: state.env_step / cfg.steps)
         if resume is not None:
             algorithm.load_state_dict(resume["state"])
         elif cfg.init:
@@ -81,7 +83,7 @@ def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = F
             config = json.dumps(cfg.to_dict(), indent=2).encode()
             write_whole(directory.path / "config.json", config)
             with policy_within_training_step(algorithm.policy):
-                Run(cfg, directory.path, algorithm, state, backend).run()
+                Run(spec, directory.path, algorithm, state, backend).run()
     return state
 
 

@@ -11,6 +11,7 @@ from training.config import FORMER_DEFAULTS, Config
 from training.ensemble import Ensemble
 from training.loop import learner_results
 from training.nets import make_actor
+from training.spec import resolve
 
 CFG = Config(**{**FORMER_DEFAULTS, "hidden": (8,), "eval_engine": "compiled"})
 
@@ -41,7 +42,7 @@ def test_zeros_and_shuffles_replace_what_the_body_reads():
 
 def test_every_member_reads_the_replacement_and_gets_its_body_back():
     torch.manual_seed(0)
-    ensemble = Ensemble([make_actor(CFG), make_actor(CFG)])
+    ensemble = Ensemble([make_actor(resolve(CFG).network), make_actor(resolve(CFG).network)])
     bodies = [n.body for n in ensemble.nets]
     with pytest.raises(RuntimeError), probe.observation_replaced(ensemble, "zeros"):
         assert all(isinstance(n.body, probe.ReplacedInput) for n in ensemble.nets)
@@ -51,7 +52,7 @@ def test_every_member_reads_the_replacement_and_gets_its_body_back():
 
 def test_a_policy_that_ignores_its_observation_loses_nothing_without_it():
     torch.manual_seed(0)
-    net = make_actor(CFG)
+    net = make_actor(resolve(CFG).network)
     agent = checkpoint.NetworkAgent(net, CFG, "probe")
     rows = probe.probe(agent, ["greedy"], deals=3, seed=5)
     assert [r["observation"] for r in rows] == ["as is", "zeros", "shuffled"]
