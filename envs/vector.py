@@ -128,8 +128,10 @@ from envs.decisions import DecisionMaker, Legal
 from envs.engine import Games, Tables
 from envs.kernels.deals import Generators
 from envs.kernels.turns import find_actions
-from envs.opponents import Opponents, check_draw
+from envs.opponents import SELF_ALL as SELF_ALL  # the env's name for it too
+from envs.opponents import Entry, Opponents, check_draw, check_mix, is_self_all
 from envs.outputs import Outputs
+from envs.pools import Pool as Pool  # the env's name for it too
 from envs.renamed import renamed
 from envs.rewards import REWARDS, final_reward_rows
 from observers.base import Observer
@@ -146,7 +148,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         observer: Observer | str = "simple",
         actions: str = "catalog",
         rules: Rules | str = "standard",
-        opponents: Sequence[str | BatchPolicy | list[BatchPolicy]] | None = None,
+        opponents: Sequence[Entry] | None = None,
         reward: str = "score",
         seed: int | None = None,
         critic_observer: Observer | str | None = None,
@@ -160,7 +162,10 @@ class Big2VectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"autoreset_mode must be one of {AUTORESET_MODES}, got {mode!r}")
         self.metadata = {"autoreset_mode": mode}
         self.same_step = mode == AutoresetMode.SAME_STEP
-        self.all_seats = opponents is None
+        if opponents is not None:
+            check_mix(opponents)
+        self.tables = opponents is not None and any(is_self_all(m) for m in opponents)
+        self.all_seats = opponents is None or self.tables  # every seat is an agent
         self.seats_per_game = 4 if self.all_seats else 1
         _check_size(num_envs, self.seats_per_game)
         if reward not in REWARDS:
@@ -354,9 +359,9 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         winner = self.games.winner[ended]
         scores = self.games.final_scores(ended)
         final = final_reward_rows(scores, winner, self.rules, self.reward_mode).astype(np.float32)
-        slots, seats = self._seated(ended)
+        game, seats = self._seated(ended)  # each agent's game (index in ended) and seat
+        slots = ended[game]
         agents = self._agent(slots, seats)
-        game = np.repeat(np.arange(len(ended)), self.seats_per_game)  # each agent's game
         rewards[agents] += final[game, seats]
         finals = self.out.finals
         finals.put(agents, winner[game], seats, final[game])
@@ -372,6 +377,11 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.maker.encode_into(slots, seats, agents, finals.observation, finals.critic)
         finals.with_observations()
         final_info = results | {"seat": finals.seat, "_seat": mask}
+        if self.opponents is not None and self.tables:  # what sat at the finished tables
+            table, member = self.opponents.table[slots], self.opponents.table_member(slots)
+            finals.put_table(agents, table, member)
+            final_info |= {"table": finals.table, "member": finals.member}
+            final_info |= {"_table": mask, "_member": mask}
         return {
             "final_obs": finals.obs,
             "_final_obs": mask,
@@ -380,10 +390,14 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         }
 
     def _seated(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(game, seat) of every agent of ``slots``: each seat, or each game's learner."""
+        """(game, seat) of every agent the caller plays in ``slots`` (game: an index in
+        ``slots``): each seat, each game's learner, or the seats of kind -1 (tables)."""
         if self.opponents is None:
-            return np.repeat(slots, 4), np.tile(np.arange(4), len(slots))
-        return slots, self.opponents.learner[slots]
+            return np.repeat(np.arange(len(slots)), 4), np.tile(np.arange(4), len(slots))
+        if not self.tables:
+            return np.arange(len(slots)), self.opponents.learner[slots]
+        game, seats = np.nonzero(self.opponents.kind[slots] < 0)
+        return game, seats
 
     def _restart(self, ended: np.ndarray) -> None:
         """Deal the next game in the slots of ``ended`` (one compiled call, each slot's own
@@ -414,14 +428,16 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         if maker.move_features is not None:
             out.put_features(rows, maker.features(live, live_legal))
         if ongoing:  # their agents see the end of their game
-            slots, seated = self._seated(np.flatnonzero(over))
+            ended = np.flatnonzero(over)
+            game, seated = self._seated(ended)
+            slots = ended[game]
             agents = self._agent(slots, seated)
             maker.encode_into(slots, seated, agents, out.observation, out.critic)
             out.written(agents)
         obs = {"observation": out.observation}
         if out.critic is not None:
             obs["critic"] = out.critic
-        if self.opponents is not None:
+        if self.opponents is not None and not self.all_seats:
             out.seat[:] = self.opponents.learner
         info: dict[str, Any] = {"legal": out.legal_view(), "seat": out.seat}
         if maker.move_features is not None:
@@ -429,6 +445,9 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         if self.all_seats:
             out.acting[rows] = True
             info["acting"] = out.acting
+        if self.opponents is not None and self.tables:
+            out.put_tables(self.opponents.table, self.opponents.table_member(self._games))
+            info |= {"table": out.table, "member": out.member}
         info |= {f"_{k}": out.everyone for k in list(info)}
         return obs, info | extra
 
@@ -462,6 +481,6 @@ def _check_size(num_envs: Any, seats: int) -> None:
         raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
     if num_envs % seats:
         raise ValueError(
-            f"num_envs counts agents when every seat plays (opponents=None): a multiple of 4 "
-            f"(games x seats), got {num_envs}"
+            f"num_envs counts agents when every seat plays (opponents=None, or {SELF_ALL!r} "
+            f"among them): a multiple of 4 (games x seats), got {num_envs}"
         )
