@@ -23,14 +23,16 @@ overwrites: for a loop that reads each step before the next (a trainer that copi
 it stores, a benchmark); ``python -m bench.vector`` shows what the copies cost.
 
 **Who acts: one seat per game.** With ``opponents`` (a list of agent specs such as
-``"random"``, ``"greedy"``, ``"heuristic"``, :class:`BatchPolicy` objects, or lists of
-them: a pool, one member drawn for each opponent seat of each game, ``random`` while
-empty), each of the ``num_envs`` games has one learner seat, rotating over the games of
-a slot (game j of a slot: seat j mod 4), and three opponents drawn from the list for
-every game: each seat on its own (``opponent_draw="seat"``), or one draw for all three
-(``"game"``: three of a kind, as the arena's tables). The opponents move inside ``step``
-until it is the learner's turn again or the game ends, and the learner receives every
-reward that lands meanwhile.
+``"random"``, ``"greedy"``, ``"heuristic"``, :class:`BatchPolicy` objects, or pools:
+lists of them, or a :class:`Pool`, whose draw weights the trainer may change between
+steps (:mod:`envs.pools`); a pool seats one member drawn for each opponent seat of each
+game, ``random`` while empty), each of the ``num_envs`` games has one learner seat,
+rotating over the games of a slot (game j of a slot: seat j mod 4), and three opponents
+drawn from the list for every game: each seat on its own (``opponent_draw="seat"``), or
+one draw for all three (``"game"``: three of a kind, as the arena's tables). Each entry
+is drawn alike, so an entry listed twice is drawn twice as often. The opponents move
+inside ``step`` until it is the learner's turn again or the game ends, and the learner
+receives every reward that lands meanwhile.
 ``info["seat"]`` is the learner's seat in the game now in the slot.
 
 **Who acts: every seat.** With ``opponents=None`` the caller plays all four seats, laid
@@ -46,6 +48,35 @@ of its game is in ``final_obs``). Every seat's reward
 lands in its own entry, so each game's rewards of a zero-sum ``reward`` sum to zero and
 an agent's return is its own final reward; gymnasium's ``RecordEpisodeStatistics``
 reports each seat's outcome.
+
+**Who acts: a table drawn for each game.** With :data:`SELF_ALL` (``"self-all"``) in
+``opponents`` and ``opponent_draw="game"``, self-play and opponent tables mix in one
+env: agents are laid out as when every seat plays (``num_envs`` a multiple of 4, agent
+``k`` seat ``k % 4`` of game ``k // 4``, ``info["acting"]``), and each new game draws its
+table from the list, every entry alike (``[SELF_ALL, SELF_ALL, "heuristic"]``: two
+thirds self-play). :data:`SELF_ALL` seats the caller at all four seats, each credited
+with its own final reward as above; any other entry seats the caller at one seat (game
+j of a slot: seat j mod 4, counting every game the slot has played) and three of that
+entry at the others, who move inside ``step``; a pool seats one member drawn for the
+table, three copies of it. The rows of seats the caller does not play in a game are
+never acting: empty legal rows, zero observations and rewards, and no ``final_obs`` or
+``final_info`` at its end, while their ``terminated`` follows the game's as every row's
+does; a trainer keeps a row's transitions where it was acting and counts its episodes
+where ``info["_final_info"]`` is set, and ignores the rest. ``info["table"]`` is the
+index in ``opponents`` of the game's draw and ``info["member"]`` the pool member drawn
+for it (-1: none), on each of the game's four rows; ``final_info`` holds both for a
+finished game's credited rows, so a trainer can credit a result to the snapshot that
+sat at the table (and set the pool's weights from it). With every opponent ``random``,
+``greedy`` or ``heuristic`` the opponents' rounds stay compiled.
+
+>>> import numpy as np
+>>> from envs.vector import SELF_ALL, Big2VectorEnv
+>>> env = Big2VectorEnv(16, opponents=[SELF_ALL, "heuristic"], opponent_draw="game", seed=0)
+>>> _, info = env.reset()
+>>> info["table"][::4].tolist()  # each game's draw: 0 self-play, 1 three heuristics
+[0, 1, 1, 0]
+>>> np.flatnonzero(info["acting"]).tolist()  # the caller's seat to act, in each game
+[0, 4, 8, 15]
 
 **Observations and legal actions.** ``"observation"`` is the observer's vector of the
 agent's view (seat-relative); ``"critic"`` (with ``critic_observer``, e.g. ``"oracle"``,
@@ -74,14 +105,16 @@ already the first decision of its next game, and the finished game is in
 ``info["final_obs"]`` (an object array: each ended agent's final observation dict, None
 elsewhere) and ``info["final_info"]`` (``"winner"``: the winning seat, ``"seat"``: the
 agent's seat in that game, ``"final_rewards"``: every seat's final reward by absolute
-seat), with the masks ``info["_final_obs"]`` and ``info["_final_info"]``. So
+seat; with tables drawn, ``"table"`` and ``"member"``), with the masks
+``info["_final_obs"]`` and ``info["_final_info"]``. So
 ``final_info["winner"] == final_info["seat"]`` says whether the agent won, while
 ``info["seat"]`` already describes the next game.
 
 ``autoreset_mode="NextStep"`` (gymnasium's ``AutoresetMode.NEXT_STEP``) keeps a finished
 game in its slot for one step instead: the terminating step returns the agents' final
 observations, empty legal rows, and ``info["winner"]`` and ``info["final_rewards"]``
-(masked to the ended agents) beside ``info["seat"]``, which still describes that game;
+(masked to the ended agents) beside ``info["seat"]`` (and ``info["table"]``,
+``info["member"]``), which still describe that game;
 the next step deals the new game there, ignores those agents' actions and rewards them
 nothing. Why ``SAME_STEP`` is the default: a finished game has nothing left to decide, so
 ``NEXT_STEP`` spends one step per game on an ignored action over an empty legal list.
@@ -104,8 +137,10 @@ as ``s``). Opponent draws and :meth:`sample_legal` use generators spawned from o
 so. An action array of the wrong shape or dtype, or an out-of-range or illegal action of
 an acting agent, raises :class:`ValueError` naming the agent, the action and its legal
 count, and no game advances. An ``opponents`` value that is not a list of agent specs,
-batch policies and pools (a bare string, ``None`` in the list) is refused at
-construction.
+batch policies, pools and :data:`SELF_ALL` (a bare string, ``None`` in the list), or
+:data:`SELF_ALL` with ``opponent_draw="seat"`` (it draws seats, not tables) is refused at
+construction, and a :class:`Pool`'s weights that are not one finite, non-negative number
+per member, not all zero, are refused and the pool keeps the weights it had.
 """
 
 from __future__ import annotations
