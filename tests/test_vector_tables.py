@@ -227,6 +227,10 @@ STREAMS = {
         {"opponents": [[first_legal, first_legal], "random"], "opponent_draw": "game"},
         "ce0e7a648c3b9119",
     ),
+    "learner, pools and an empty one, seat draw": (
+        {"opponents": [[first_legal, first_legal], "greedy", []]},
+        "bca06ed688d5b829",
+    ),
 }
 
 
