@@ -28,7 +28,7 @@ from envs.batch_observers import batch_encoder
 from envs.engine import Games
 from envs.kernels.deals import Generators
 from envs.kernels.turns import fill_legal, find_actions, legal_ranges
-from envs.vector import Big2VectorEnv
+from envs.vector import SELF_ALL, Big2VectorEnv
 
 ROWS: list[tuple[str, dict[str, Any]]] = [
     ("all seats, simple, catalog", {}),
@@ -42,15 +42,21 @@ ROWS: list[tuple[str, dict[str, Any]]] = [
         {"observer": "charlesworth", "rules": "charlesworth"},
     ),
     ("learner vs random + greedy", {"opponents": ["random", "greedy"]}),
+    (
+        "tables: self-all, heuristic, random",
+        {"opponents": [SELF_ALL, "heuristic", "random"], "opponent_draw": "game"},
+    ),
 ]
 
 
 def decisions_per_second(n: int, seconds: float, seed: int, **options: Any) -> float:
     """Random legal play in ``n`` games for about ``seconds``; caller decisions per second
-    (one per game and step: with every seat played, the games' acting seats)."""
+    (one per game and step: with every seat played or tables drawn, the games' acting
+    seats)."""
     options = {"copy": False, **options}
-    agents = n * (4 if options.get("opponents") is None else 1)
-    env = Big2VectorEnv(agents, seed=seed, **options)
+    opponents = options.get("opponents")
+    one_seat = opponents is not None and SELF_ALL not in opponents  # else games x seats agents
+    env = Big2VectorEnv(n * (1 if one_seat else 4), seed=seed, **options)
     env.reset()
     rng = np.random.default_rng(seed)
 

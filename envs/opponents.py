@@ -2,18 +2,23 @@
 
 Each game of a slot has one learner seat (game j of the slot: seat j mod 4) and three
 opponents, each drawn from the env's ``opponents`` list for that game (an entry that is a
-list is a pool: one member is drawn for the game; an empty pool plays as ``random``).
-With ``draw="seat"`` each opponent seat is drawn on its own, so tables mix kinds; with
-``draw="game"`` one draw seats three of the same kind, the tables the arena evaluates
-against (a pool's seats still draw their own members).
+pool, :mod:`envs.pools`, draws one of its members for its seat; an empty pool plays as
+``random``). With ``draw="seat"`` each opponent seat is drawn on its own, so tables mix
+kinds; with ``draw="game"`` one draw seats three of the same kind, the tables the arena
+evaluates against (a pool's seats still draw their own members).
+
+With :data:`SELF_ALL` in the list (``draw="game"`` only), one draw picks each game's
+whole table: :data:`SELF_ALL` seats the caller at all four seats (no opponents), any other
+entry seats the learner as above and three of that entry (a pool: one member drawn for
+all three seats, three copies of one snapshot). The caller's seats are those of kind -1.
 Opponents move in rounds: every game waiting on an opponent gets one move per round,
 grouped by kind so that each kind answers for all its games at once (``random`` on the
 legal rows, ``greedy`` and ``heuristic`` each in one compiled call
 (:mod:`envs.kernels.opponents`, :mod:`envs.compiled_heuristic`, checked move by move
 against ``GreedyAgent`` and ``HeuristicAgent``), one call of a
 :class:`~envs.decisions.BatchPolicy` with a :class:`~envs.decisions.Decisions` record, or a
-:class:`big2.players.Agent` asked game by game), until every game is back at its
-learner's turn or over. When every opponent is ``random``, ``greedy`` or ``heuristic``
+:class:`big2.players.Agent` asked game by game), until every game is back at one of the
+caller's seats or over. When every opponent is ``random``, ``greedy`` or ``heuristic``
 (and no game draws from a stream of its own), all the rounds run in one compiled call,
 the same moves and draws.
 """
@@ -33,10 +38,13 @@ from envs.decisions import BatchPolicy, DecisionMaker, Legal
 from envs.engine import MAX_MOVES
 from envs.kernels.opponents import CODES, greedy_choose
 from envs.kernels.opponents import advance as advance_compiled
+from envs.pools import Pool, draw_member
 
 # opponents that need no View: random and greedy on the legal rows, heuristic compiled
 COMPILED = ("random", "greedy", "heuristic")
 DRAWS = ("seat", "game")  # what one draw from the mix seats: one opponent, or all three
+SELF_ALL = "self-all"  # in the mix: a table where the caller plays every seat
+Entry = str | BatchPolicy | list[BatchPolicy] | Pool  # an entry of the mix
 
 
 class Opponents:
@@ -49,31 +57,39 @@ class Opponents:
     def __init__(
         self,
         maker: DecisionMaker,
-        mix: Sequence[str | BatchPolicy | list[BatchPolicy]],
+        mix: Sequence[Entry],
         rng: np.random.Generator,
         draw: str = "seat",
     ) -> None:
-        _check_mix(mix)
+        check_mix(mix)
         check_draw(draw)
         self.maker, self.games, self.mix, self.rng = maker, maker.games, list(mix), rng
         self.draw = draw
+        self.self_all = np.array([is_self_all(m) for m in self.mix])  # the caller's tables
+        self.tables = bool(self.self_all.any())  # each game draws its table
+        if self.tables and draw != "game":
+            raise ValueError(
+                f"opponents with {SELF_ALL!r} draw each game's whole table, which "
+                f"opponent_draw='game' does; got opponent_draw={draw!r} (it draws each "
+                f"opponent seat on its own)"
+            )
         rules = self.games.tables.rules
         # an Agent for each spec that is not compiled; checked now, before any game
         self.agents: dict[int, Agent] = {
             i: load_agent(m, rules)
             for i, m in enumerate(self.mix)
-            if isinstance(m, str) and m not in COMPILED
+            if isinstance(m, str) and m not in COMPILED and not is_self_all(m)
         }
         self.heuristic = CompiledHeuristic()
         # no pool members to draw and no agents to reseed when a game starts
-        self._plain = not self.agents and not any(isinstance(m, list) for m in self.mix)
-        # every opponent compiled: advance plays its rounds in one compiled call
-        names = [m for m in self.mix if isinstance(m, str) and m in COMPILED]
-        self._codes = np.array([CODES[m] for m in names]) if len(names) == len(mix) else None
+        self._plain = not self.agents and not any(isinstance(m, list | Pool) for m in self.mix)
+        self._codes = _compiled_codes(self.mix)
         n = len(self.games.turn)
-        self.kind = np.full((n, 4), -1, np.int64)  # index in mix; -1: learner
-        self.member = np.full((n, 4), -1, np.int64)  # in a pool; -1: plays random
-        self.learner = np.zeros(n, np.int64)
+        self._all = np.arange(n)
+        self.kind = np.full((n, 4), -1, np.int64)  # index in mix; -1: the caller's seat
+        self.member = np.full((n, 4), -1, np.int64)  # in a pool; -1: none (or plays random)
+        self.table = np.full(n, -1, np.int64)  # index in mix of the one draw; -1: none
+        self.learner = np.zeros(n, np.int64)  # the caller's one seat; -1: none or all four
         self.streams: np.ndarray | None = None  # per-game uniforms for random players (seat)
         self.drawn = np.full(n, -1, np.int64)  # of its stream, used; -1: the shared generator
 
@@ -85,22 +101,33 @@ class Opponents:
             return
         for slot, seat in zip(slots.tolist(), learners.tolist(), strict=True):
             if self.draw == "seat":
-                draws = self.rng.integers(len(self.mix), size=4)
+                table, draws = -1, self.rng.integers(len(self.mix), size=4)
             else:
-                draws = np.full(4, self.rng.integers(len(self.mix)))
-            draws[seat] = -1
+                table = int(self.rng.integers(len(self.mix)))
+                draws = np.full(4, table)
+            if table >= 0 and self.self_all[table]:
+                seat, draws[:] = -1, -1  # the caller plays every seat
+            else:
+                draws[seat] = -1
             self._seat(slot, seat, draws)
+            self.table[slot] = table
 
     def _start_all(self, slots: np.ndarray, learners: np.ndarray) -> None:
         """:meth:`start` in a few array operations: the same draws from ``rng``, since a
         batch of draws from a numpy generator is the draws one after the other."""
         n = len(self.mix)
         if self.draw == "seat":
+            tables = np.full(len(slots), -1)
             draws = self.rng.integers(n, size=(len(slots), 4))
         else:
-            draws = np.repeat(self.rng.integers(n, size=len(slots))[:, None], 4, axis=1)
+            tables = self.rng.integers(n, size=len(slots))
+            draws = np.repeat(tables[:, None], 4, axis=1)
         draws[np.arange(len(slots)), learners] = -1
+        if self.tables:  # the caller plays every seat of those games
+            mine = self.self_all[tables]
+            draws[mine], learners = -1, np.where(mine, -1, learners)
         self.learner[slots], self.kind[slots], self.drawn[slots] = learners, draws, -1
+        self.table[slots] = tables
 
     def seat(self, slots: np.ndarray, kinds: np.ndarray, streams: np.ndarray | None = None) -> None:
         """Seat ``kinds[i]`` (an index into the mix for each of the 4 seats) in game
@@ -123,33 +150,52 @@ class Opponents:
             )
         for slot, draws in zip(slots.tolist(), kinds, strict=True):
             self._seat(slot, -1, draws)
+        self.table[slots] = -1
         if streams is not None:
             if self.streams is None:
                 self.streams = np.zeros((len(self.games.turn), MAX_MOVES))
             self.streams[slots], self.drawn[slots] = streams, 0
 
     def _seat(self, slot: int, learner: int, draws: np.ndarray) -> None:
-        """Seat the learner and the opponents ``draws`` (index in mix; -1: the learner) in
+        """Seat the learner and the opponents ``draws`` (index in mix; -1: the caller) in
         ``slot``: pool members are drawn, and agents that reseed are reseeded."""
         self.learner[slot], self.kind[slot], self.drawn[slot] = learner, draws, -1
-        for s in range(4):  # pools: draw a member (an empty pool plays as random)
-            entry = self.mix[draws[s]] if draws[s] >= 0 else None
-            if isinstance(entry, list):
-                self.member[slot, s] = self.rng.integers(len(entry)) if entry else -1
+        self._draw_members(slot, draws)
         for i in set(draws.tolist()) & set(self.agents):
             reset = getattr(self.agents[i], "reset", None)
             if callable(reset):
                 reset(int(self.rng.integers(2**63)))
 
+    def table_member(self, slots: np.ndarray) -> np.ndarray:
+        """The pool member at each of ``slots``' tables drawn whole (:data:`SELF_ALL` in the
+        mix: one for its three seats); -1 where none sits."""
+        members: np.ndarray = self.member[slots].max(axis=1)
+        return members
+
+    def _draw_members(self, slot: int, draws: np.ndarray) -> None:
+        """The pool members at ``slot``'s seats ``draws`` (-1: none): one for each seat,
+        or at a table drawn whole (:data:`SELF_ALL` in the mix) one for its three seats."""
+        members = self.member[slot]
+        members[:] = -1
+        for s in range(4):
+            pool = self.mix[draws[s]] if draws[s] >= 0 else None
+            if not isinstance(pool, list | Pool):
+                continue
+            if self.tables:  # one member for the table
+                members[draws >= 0] = draw_member(pool, self.rng)
+                return
+            members[s] = draw_member(pool, self.rng)
+
     def advance(self) -> None:
-        """Let opponents move until every game is at its learner's turn or over."""
+        """Let opponents move until every game is at one of the caller's seats or over."""
         games = self.games
         if self._codes is not None and self.streams is None:  # the same rounds, compiled
             state, cat, heur = heuristic_inputs(games)
-            advance_compiled(self.learner, self.kind, self._codes, self.rng, state, cat, heur)
+            advance_compiled(self.kind, self._codes, self.rng, state, cat, heur)
             return
         while True:
-            slots = np.flatnonzero((games.winner < 0) & (games.turn != self.learner))
+            waiting = self.kind[self._all, games.turn] >= 0  # an opponent's turn
+            slots = np.flatnonzero((games.winner < 0) & waiting)
             if not len(slots):
                 return
             legal = self.maker.legal(slots)
@@ -183,7 +229,7 @@ class Opponents:
             return picked
         if kind in self.agents:
             return self._ask(self.agents[kind], slots, legal)
-        if not isinstance(who, list):
+        if not isinstance(who, list | Pool):
             assert not isinstance(who, str)
             return self._batch(who, slots, legal)
         # a pool: each game's member was drawn at its start (-1: it was empty, play random)
@@ -246,18 +292,34 @@ def check_draw(draw: Any) -> None:
         raise ValueError(f"unknown opponent draw {draw!r}; expected one of {DRAWS}")
 
 
-def _check_mix(mix: Any) -> None:
+def is_self_all(entry: Any) -> bool:
+    """Whether ``entry`` of a mix is :data:`SELF_ALL` (the caller plays every seat)."""
+    return isinstance(entry, str) and entry == SELF_ALL
+
+
+def check_mix(mix: Any) -> None:
     """Raise ValueError unless ``mix`` is a non-empty list of opponents (agent specs, batch
-    policies, or lists of batch policies)."""
+    policies, pools: lists of batch policies or :class:`~envs.pools.Pool`, and
+    :data:`SELF_ALL`)."""
     expected = (
-        "expected a list of agent specs (such as ['random', 'heuristic']), batch "
-        "policies or lists of them (pools), or None for all seats"
+        f"expected a list of agent specs (such as ['random', 'heuristic']), batch "
+        f"policies, pools (lists of them, or Pool) and {SELF_ALL!r}, or None for all seats"
     )
     if isinstance(mix, str | bytes) or not isinstance(mix, Sequence):
         raise ValueError(f"opponents must be a list, got {mix!r}; {expected}")
     if not len(mix):
         raise ValueError("opponents must name at least one agent (or be None: all seats)")
     for i, entry in enumerate(mix):
-        pool = isinstance(entry, list) and all(callable(m) for m in entry)
+        pool = isinstance(entry, Pool) or (
+            isinstance(entry, list) and all(callable(m) for m in entry)
+        )
         if not (isinstance(entry, str) or callable(entry) or pool):
             raise ValueError(f"opponents[{i}] is {entry!r}; {expected}")
+
+
+def _compiled_codes(mix: list[Entry]) -> np.ndarray | None:
+    """Each entry's code for the compiled rounds (:data:`SELF_ALL`, never seated as an
+    opponent: -1), or None unless every opponent is one of :data:`COMPILED`."""
+    codes = [CODES.get(m) if isinstance(m, str) else None for m in mix]
+    codes = [-1 if is_self_all(m) else code for m, code in zip(mix, codes, strict=True)]
+    return None if None in codes else np.array(codes, np.int64)

@@ -46,6 +46,8 @@ class Outputs:
         self.rows = np.zeros(0, np.int64)  # the rows written since the last clear
         self.acting = np.zeros(n, np.bool_)
         self.seat = np.zeros(n, np.int64)
+        self.table = np.full(n, -1, np.int64)  # what sits at each agent's table (tables)
+        self.member = np.full(n, -1, np.int64)
         self.rewards = np.zeros(n, np.float32)
         self.terminated = np.zeros(n, np.bool_)
         self.truncated = np.zeros(n, np.bool_)  # Big Two has no time limit: never set
@@ -85,6 +87,11 @@ class Outputs:
             self.features = np.zeros((*self.legal.shape, size), features.dtype)
         self._fit(width)
         self.features[rows, :width] = features
+
+    def put_tables(self, table: np.ndarray, member: np.ndarray) -> None:
+        """Write each game's table draw and pool member (one per game) at its four agents."""
+        self.table.reshape(-1, 4)[:] = table[:, None]
+        self.member.reshape(-1, 4)[:] = member[:, None]
 
     def legal_view(self) -> np.ndarray:
         """The legal rows in use: (num_envs, width)."""
@@ -127,6 +134,8 @@ class Finals:
         self.mask = np.zeros(n, np.bool_)
         self.winner = np.full(n, -1, np.int64)
         self.seat = np.full(n, -1, np.int64)
+        self.table = np.full(n, -1, np.int64)
+        self.member = np.full(n, -1, np.int64)
         self.rewards = np.zeros((n, 4), np.float32)
         self.obs = np.full(n, None, dtype=object)
         self._dicts = np.full(n, None, dtype=object)  # made for each agent as it first ends
@@ -138,6 +147,8 @@ class Finals:
         self.mask[agents] = False
         self.winner[agents] = -1
         self.seat[agents] = -1
+        self.table[agents] = -1
+        self.member[agents] = -1
         self.rewards[agents] = 0
         self.obs[agents] = None
         self.observation[agents] = 0
@@ -156,6 +167,11 @@ class Finals:
         self.winner[agents] = winner
         self.seat[agents] = seat
         self.rewards[agents] = rewards
+
+    def put_table(self, agents: np.ndarray, table: np.ndarray, member: np.ndarray) -> None:
+        """Record what sat at the finished ``agents``' tables (after :meth:`put`)."""
+        self.table[agents] = table
+        self.member[agents] = member
 
     def with_observations(self) -> None:
         """Point the finished agents' ``final_obs`` entries at their observations."""

@@ -23,14 +23,16 @@ overwrites: for a loop that reads each step before the next (a trainer that copi
 it stores, a benchmark); ``python -m bench.vector`` shows what the copies cost.
 
 **Who acts: one seat per game.** With ``opponents`` (a list of agent specs such as
-``"random"``, ``"greedy"``, ``"heuristic"``, :class:`BatchPolicy` objects, or lists of
-them: a pool, one member drawn for each opponent seat of each game, ``random`` while
-empty), each of the ``num_envs`` games has one learner seat, rotating over the games of
-a slot (game j of a slot: seat j mod 4), and three opponents drawn from the list for
-every game: each seat on its own (``opponent_draw="seat"``), or one draw for all three
-(``"game"``: three of a kind, as the arena's tables). The opponents move inside ``step``
-until it is the learner's turn again or the game ends, and the learner receives every
-reward that lands meanwhile.
+``"random"``, ``"greedy"``, ``"heuristic"``, :class:`BatchPolicy` objects, or pools:
+lists of them, or a :class:`Pool`, whose draw weights the trainer may change between
+steps (:mod:`envs.pools`); a pool seats one member drawn for each opponent seat of each
+game, ``random`` while empty), each of the ``num_envs`` games has one learner seat,
+rotating over the games of a slot (game j of a slot: seat j mod 4), and three opponents
+drawn from the list for every game: each seat on its own (``opponent_draw="seat"``), or
+one draw for all three (``"game"``: three of a kind, as the arena's tables). Each entry
+is drawn alike, so an entry listed twice is drawn twice as often. The opponents move
+inside ``step`` until it is the learner's turn again or the game ends, and the learner
+receives every reward that lands meanwhile.
 ``info["seat"]`` is the learner's seat in the game now in the slot.
 
 **Who acts: every seat.** With ``opponents=None`` the caller plays all four seats, laid
@@ -46,6 +48,35 @@ of its game is in ``final_obs``). Every seat's reward
 lands in its own entry, so each game's rewards of a zero-sum ``reward`` sum to zero and
 an agent's return is its own final reward; gymnasium's ``RecordEpisodeStatistics``
 reports each seat's outcome.
+
+**Who acts: a table drawn for each game.** With :data:`SELF_ALL` (``"self-all"``) in
+``opponents`` and ``opponent_draw="game"``, self-play and opponent tables mix in one
+env: agents are laid out as when every seat plays (``num_envs`` a multiple of 4, agent
+``k`` seat ``k % 4`` of game ``k // 4``, ``info["acting"]``), and each new game draws its
+table from the list, every entry alike (``[SELF_ALL, SELF_ALL, "heuristic"]``: two
+thirds self-play). :data:`SELF_ALL` seats the caller at all four seats, each credited
+with its own final reward as above; any other entry seats the caller at one seat (game
+j of a slot: seat j mod 4, counting every game the slot has played) and three of that
+entry at the others, who move inside ``step``; a pool seats one member drawn for the
+table, three copies of it. The rows of seats the caller does not play in a game are
+never acting: empty legal rows, zero observations and rewards, and no ``final_obs`` or
+``final_info`` at its end, while their ``terminated`` follows the game's as every row's
+does; a trainer keeps a row's transitions where it was acting and counts its episodes
+where ``info["_final_info"]`` is set, and ignores the rest. ``info["table"]`` is the
+index in ``opponents`` of the game's draw and ``info["member"]`` the pool member drawn
+for it (-1: none), on each of the game's four rows; ``final_info`` holds both for a
+finished game's credited rows, so a trainer can credit a result to the snapshot that
+sat at the table (and set the pool's weights from it). With every opponent ``random``,
+``greedy`` or ``heuristic`` the opponents' rounds stay compiled.
+
+>>> import numpy as np
+>>> from envs.vector import SELF_ALL, Big2VectorEnv
+>>> env = Big2VectorEnv(16, opponents=[SELF_ALL, "heuristic"], opponent_draw="game", seed=0)
+>>> _, info = env.reset()
+>>> info["table"][::4].tolist()  # each game's draw: 0 self-play, 1 three heuristics
+[0, 1, 1, 0]
+>>> np.flatnonzero(info["acting"]).tolist()  # the caller's seat to act, in each game
+[0, 4, 8, 15]
 
 **Observations and legal actions.** ``"observation"`` is the observer's vector of the
 agent's view (seat-relative); ``"critic"`` (with ``critic_observer``, e.g. ``"oracle"``,
@@ -74,14 +105,16 @@ already the first decision of its next game, and the finished game is in
 ``info["final_obs"]`` (an object array: each ended agent's final observation dict, None
 elsewhere) and ``info["final_info"]`` (``"winner"``: the winning seat, ``"seat"``: the
 agent's seat in that game, ``"final_rewards"``: every seat's final reward by absolute
-seat), with the masks ``info["_final_obs"]`` and ``info["_final_info"]``. So
+seat; with tables drawn, ``"table"`` and ``"member"``), with the masks
+``info["_final_obs"]`` and ``info["_final_info"]``. So
 ``final_info["winner"] == final_info["seat"]`` says whether the agent won, while
 ``info["seat"]`` already describes the next game.
 
 ``autoreset_mode="NextStep"`` (gymnasium's ``AutoresetMode.NEXT_STEP``) keeps a finished
 game in its slot for one step instead: the terminating step returns the agents' final
 observations, empty legal rows, and ``info["winner"]`` and ``info["final_rewards"]``
-(masked to the ended agents) beside ``info["seat"]``, which still describes that game;
+(masked to the ended agents) beside ``info["seat"]`` (and ``info["table"]``,
+``info["member"]``), which still describe that game;
 the next step deals the new game there, ignores those agents' actions and rewards them
 nothing. Why ``SAME_STEP`` is the default: a finished game has nothing left to decide, so
 ``NEXT_STEP`` spends one step per game on an ignored action over an empty legal list.
@@ -104,8 +137,10 @@ as ``s``). Opponent draws and :meth:`sample_legal` use generators spawned from o
 so. An action array of the wrong shape or dtype, or an out-of-range or illegal action of
 an acting agent, raises :class:`ValueError` naming the agent, the action and its legal
 count, and no game advances. An ``opponents`` value that is not a list of agent specs,
-batch policies and pools (a bare string, ``None`` in the list) is refused at
-construction.
+batch policies, pools and :data:`SELF_ALL` (a bare string, ``None`` in the list), or
+:data:`SELF_ALL` with ``opponent_draw="seat"`` (it draws seats, not tables) is refused at
+construction, and a :class:`Pool`'s weights that are not one finite, non-negative number
+per member, not all zero, are refused and the pool keeps the weights it had.
 """
 
 from __future__ import annotations
@@ -128,8 +163,10 @@ from envs.decisions import DecisionMaker, Legal
 from envs.engine import Games, Tables
 from envs.kernels.deals import Generators
 from envs.kernels.turns import find_actions
-from envs.opponents import Opponents, check_draw
+from envs.opponents import SELF_ALL as SELF_ALL  # the env's name for it too
+from envs.opponents import Entry, Opponents, check_draw, check_mix, is_self_all
 from envs.outputs import Outputs
+from envs.pools import Pool as Pool  # the env's name for it too
 from envs.renamed import renamed
 from envs.rewards import REWARDS, final_reward_rows
 from observers.base import Observer
@@ -146,7 +183,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         observer: Observer | str = "simple",
         actions: codecs.CatalogCodec | codecs.HandCodec | str = "catalog",
         rules: Rules | str = "standard",
-        opponents: Sequence[str | BatchPolicy | list[BatchPolicy]] | None = None,
+        opponents: Sequence[Entry] | None = None,
         reward: str = "score",
         seed: int | None = None,
         critic_observer: Observer | str | None = None,
@@ -160,7 +197,10 @@ class Big2VectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"autoreset_mode must be one of {AUTORESET_MODES}, got {mode!r}")
         self.metadata = {"autoreset_mode": mode}
         self.same_step = mode == AutoresetMode.SAME_STEP
-        self.all_seats = opponents is None
+        if opponents is not None:
+            check_mix(opponents)
+        self.tables = opponents is not None and any(is_self_all(m) for m in opponents)
+        self.all_seats = opponents is None or self.tables  # every seat is an agent
         self.seats_per_game = 4 if self.all_seats else 1
         _check_size(num_envs, self.seats_per_game)
         if reward not in REWARDS:
@@ -354,9 +394,9 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         winner = self.games.winner[ended]
         scores = self.games.final_scores(ended)
         final = final_reward_rows(scores, winner, self.rules, self.reward_mode).astype(np.float32)
-        slots, seats = self._seated(ended)
+        game, seats = self._seated(ended)  # each agent's game (index in ended) and seat
+        slots = ended[game]
         agents = self._agent(slots, seats)
-        game = np.repeat(np.arange(len(ended)), self.seats_per_game)  # each agent's game
         rewards[agents] += final[game, seats]
         finals = self.out.finals
         finals.put(agents, winner[game], seats, final[game])
@@ -372,6 +412,11 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.maker.encode_into(slots, seats, agents, finals.observation, finals.critic)
         finals.with_observations()
         final_info = results | {"seat": finals.seat, "_seat": mask}
+        if self.opponents is not None and self.tables:  # what sat at the finished tables
+            table, member = self.opponents.table[slots], self.opponents.table_member(slots)
+            finals.put_table(agents, table, member)
+            final_info |= {"table": finals.table, "member": finals.member}
+            final_info |= {"_table": mask, "_member": mask}
         return {
             "final_obs": finals.obs,
             "_final_obs": mask,
@@ -380,10 +425,14 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         }
 
     def _seated(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(game, seat) of every agent of ``slots``: each seat, or each game's learner."""
+        """(game, seat) of every agent the caller plays in ``slots`` (game: an index in
+        ``slots``): each seat, each game's learner, or the seats of kind -1 (tables)."""
         if self.opponents is None:
-            return np.repeat(slots, 4), np.tile(np.arange(4), len(slots))
-        return slots, self.opponents.learner[slots]
+            return np.repeat(np.arange(len(slots)), 4), np.tile(np.arange(4), len(slots))
+        if not self.tables:
+            return np.arange(len(slots)), self.opponents.learner[slots]
+        game, seats = np.nonzero(self.opponents.kind[slots] < 0)
+        return game, seats
 
     def _restart(self, ended: np.ndarray) -> None:
         """Deal the next game in the slots of ``ended`` (one compiled call, each slot's own
@@ -414,14 +463,16 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         if maker.move_features is not None:
             out.put_features(rows, maker.features(live, live_legal))
         if ongoing:  # their agents see the end of their game
-            slots, seated = self._seated(np.flatnonzero(over))
+            ended = np.flatnonzero(over)
+            game, seated = self._seated(ended)
+            slots = ended[game]
             agents = self._agent(slots, seated)
             maker.encode_into(slots, seated, agents, out.observation, out.critic)
             out.written(agents)
         obs = {"observation": out.observation}
         if out.critic is not None:
             obs["critic"] = out.critic
-        if self.opponents is not None:
+        if self.opponents is not None and not self.all_seats:
             out.seat[:] = self.opponents.learner
         info: dict[str, Any] = {"legal": out.legal_view(), "seat": out.seat}
         if maker.move_features is not None:
@@ -429,6 +480,9 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         if self.all_seats:
             out.acting[rows] = True
             info["acting"] = out.acting
+        if self.opponents is not None and self.tables:
+            out.put_tables(self.opponents.table, self.opponents.table_member(self._games))
+            info |= {"table": out.table, "member": out.member}
         info |= {f"_{k}": out.everyone for k in list(info)}
         return obs, info | extra
 
@@ -462,6 +516,6 @@ def _check_size(num_envs: Any, seats: int) -> None:
         raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
     if num_envs % seats:
         raise ValueError(
-            f"num_envs counts agents when every seat plays (opponents=None): a multiple of 4 "
-            f"(games x seats), got {num_envs}"
+            f"num_envs counts agents when every seat plays (opponents=None, or {SELF_ALL!r} "
+            f"among them): a multiple of 4 (games x seats), got {num_envs}"
         )

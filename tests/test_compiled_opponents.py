@@ -16,6 +16,7 @@ from tests.test_vector_buffers import assert_same, snapshot
         ("standard", ["random", "greedy", "heuristic"], "seat"),
         ("standard", ["heuristic", "random"], "game"),
         ("charlesworth", ["greedy", "random", "random"], "seat"),
+        ("standard", ["random", "self-all", "heuristic", "greedy"], "game"),
     ],
 )
 def test_compiled_rounds_play_the_python_rounds(rules, mix, draw):

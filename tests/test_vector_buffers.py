@@ -16,6 +16,12 @@ SETTINGS = {
     "every seat, next step": {"autoreset_mode": "NextStep"},
     "learner": {"opponents": ["random", "greedy", "heuristic"]},
     "learner, shaped": {"opponents": ["random"], "reward": "shaped"},
+    "tables": {"opponents": ["self-all", "heuristic", "random"], "opponent_draw": "game"},
+    "tables, next step": {
+        "opponents": ["self-all", "greedy"],
+        "opponent_draw": "game",
+        "autoreset_mode": "NextStep",
+    },
 }
 
 

@@ -22,10 +22,10 @@ CODES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
 
 
 @numba.njit(cache=True)
-def advance(learner, kind, codes, rng, state, cat, heur):
-    """Let the opponents move until every game is at its learner's turn or over.
+def advance(kind, codes, rng, state, cat, heur):
+    """Let the opponents move until every game is at one of the caller's seats or over.
 
-    ``learner[g]``: game g's learner seat; ``kind[g, s]``: the mix entry seated at s;
+    ``kind[g, s]``: the mix entry seated at s in game g (-1: the caller's seat);
     ``codes[k]``: mix entry k's :data:`CODES` value; ``rng``: the opponents' generator.
     """
     n = state.turn.shape[0]
@@ -36,7 +36,7 @@ def advance(learner, kind, codes, rng, state, cat, heur):
     while True:
         m = 0
         for game in range(n):
-            if state.winner[game] < 0 and state.turn[game] != learner[game]:
+            if state.winner[game] < 0 and kind[game, state.turn[game]] >= 0:
                 slots[m] = game
                 m += 1
         if m == 0:
