@@ -99,7 +99,7 @@ class Game:
     @classmethod
     def replay(cls, log: GameLog) -> Game:
         """The game that ``log`` records, with every move re-checked (and the log's
-        thoughts kept).
+        thoughts, players, seed and date kept).
 
         A move that is not legal, or made out of turn, raises :class:`IllegalMove`.
         """
@@ -119,6 +119,7 @@ class Game:
                 )
             game.play(entry.move)
         game.log.thoughts = dict(log.thoughts)  # what the agents weighed, kept as logged
+        game.log.players, game.log.seed, game.log.date = log.players, log.seed, log.date
         return game
 
     def _start(self, board: Board) -> None:

@@ -2,7 +2,11 @@
 
 A log may also hold, for some moves, what the agent that made it weighed (a
 :class:`Thought`: its top candidates with probabilities, and its value estimate where it
-has one); logs written before thoughts existed load with none.
+has one); logs written before thoughts existed load with none. It says who played
+(``players``: per seat an agent spec, or ``"you"`` for a person), the seed the deal came
+from and the date it was played, where its writer knew them (:meth:`GameLog.sign`):
+``big2 play``, ``big2 serve`` and the arena do. Logs of the first format
+(``big2-log/1``), written before these existed, still load, with none of them.
 
 >>> from big2.game import Game
 >>> game = Game(seed=3)
@@ -10,6 +14,9 @@ has one); logs written before thoughts existed load with none.
 >>> text = game.log.to_json()
 >>> GameLog.from_json(text) == game.log
 True
+>>> game.log.sign(["you", "heuristic", "random:1", "trained"], seed=3, date=None)
+>>> game.log.seat_names()[1], GameLog.from_json(game.log.to_json()).seed
+('seat 1 (heuristic)', 3)
 >>> GameLog.from_json('{"format": "big2-log/1"}')
 Traceback (most recent call last):
 ...
@@ -22,6 +29,7 @@ import json
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple, overload
 
@@ -29,7 +37,9 @@ from big2 import cards as C
 from big2.hand_ranking import PASS, HandRanking
 from big2.rules import Rules
 
-FORMAT = "big2-log/1"
+FORMAT = "big2-log/2"
+OLD_FORMATS = ("big2-log/1",)  # still read: no players, seed or date
+PERSON = "you"  # the player of a seat that a person played
 
 
 class LogEntry(NamedTuple):
@@ -89,27 +99,31 @@ class History(Sequence[LogEntry]):
 
 class Candidate(NamedTuple):
     """A move an agent weighed: how likely it was to play it, and (a search) the share of
-    sampled games it went on to win after it."""
+    sampled games it went on to win after it, and on how many sampled deals (``deals``)."""
 
     move: HandRanking
     probability: float
     win_rate: float | None = None
+    deals: int | None = None
 
 
 class Thought(NamedTuple):
-    """What an agent weighed before a move: its likeliest candidates, best first, and its
-    estimate of its chance to win (None when it has none)."""
+    """What an agent weighed before a move: its likeliest candidates, best first, its
+    estimate of its chance to win (None when it has none), and the rule that picked the
+    move among them, in words (a search's; None: the likeliest)."""
 
     candidates: tuple[Candidate, ...]
     value: float | None = None
+    rule: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"candidates": [{"move", "probability", "win_rate"}...], "value"}``."""
-        rows = [
-            {"move": str(c.move), "probability": c.probability, "win_rate": c.win_rate}
-            for c in self.candidates
-        ]
-        return {"candidates": rows, "value": self.value}
+        """``{"candidates": [{"move", "probability", "win_rate"[, "deals"]}...], "value"
+        [, "rule"]}``: ``deals`` and ``rule`` only where the agent gave them."""
+        rows = [_candidate_dict(c) for c in self.candidates]
+        out: dict[str, Any] = {"candidates": rows, "value": self.value}
+        if self.rule is not None:
+            out["rule"] = self.rule
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], rules: Rules) -> Thought:
@@ -118,22 +132,50 @@ class Thought(NamedTuple):
         if not isinstance(rows, list):
             raise ValueError("a thought's candidates must be a list")
         candidates = tuple(_candidate(r, rules) for r in rows)
-        return cls(candidates, _number(data.get("value")))
+        rule = data.get("rule")
+        if rule is not None and not isinstance(rule, str):
+            raise ValueError(f"a thought's rule must be text, not {rule!r}")
+        return cls(candidates, _number(data.get("value")), rule)
 
 
 @dataclass
 class GameLog:
     """The rules, the four dealt hands (masks), the moves in order, and what agents
-    thought before some of them (``thoughts``: move number -> :class:`Thought`)."""
+    thought before some of them (``thoughts``: move number -> :class:`Thought`).
+
+    Who played, and when (:meth:`sign`; empty where unknown): ``players``, per seat an
+    agent spec or ``"you"`` (:data:`PERSON`); ``seed``, what the deal was dealt from (a
+    number for ``Game(seed=N)``, or text for ``random.Random(TEXT)``: the arena's
+    ``"SEED:DEAL"``); ``date``, when the game began (ISO 8601, with the UTC offset).
+    """
 
     rules: Rules
     deal: tuple[int, ...]
     moves: list[LogEntry] = field(default_factory=list)
     thoughts: dict[int, Thought] = field(default_factory=dict)
+    players: tuple[str, ...] = ()
+    seed: int | str | None = None
+    date: str | None = None
+
+    def sign(self, players: Sequence[str], seed: int | str | None, date: str | None) -> None:
+        """Note who played each seat, the deal's seed and the date (:func:`now` for
+        today); a wrong kind of value raises ValueError and changes nothing."""
+        players = tuple(players)
+        _check_setting(players, seed, date)
+        self.players, self.seed, self.date = players, seed, date
+
+    def seat_name(self, seat: int) -> str:
+        """``"seat 2 (heuristic)"``, or ``"seat 2"`` when the log does not say who played."""
+        return f"seat {seat} ({self.players[seat]})" if self.players else f"seat {seat}"
+
+    def seat_names(self) -> list[str]:
+        """:meth:`seat_name` of every seat."""
+        return [self.seat_name(s) for s in range(len(self.deal))]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: cards as text, moves as ``{"seat", "move", "table"}`` and a
-        ``"thought"`` where the log has one."""
+        ``"thought"`` where the log has one; ``players``, ``seed`` and ``date`` (null
+        where unknown)."""
         moves = []
         for number, e in enumerate(self.moves):
             row: dict[str, Any] = {"seat": e.seat, "move": str(e.move), "table": _text(e.table)}
@@ -142,6 +184,9 @@ class GameLog:
             moves.append(row)
         return {
             "format": FORMAT,
+            "players": list(self.players) or None,
+            "seed": self.seed,
+            "date": self.date,
             "rules": asdict(self.rules),
             "deal": [C.format_cards(h) for h in self.deal],
             "moves": moves,
@@ -155,8 +200,17 @@ class GameLog:
     def from_dict(cls, data: dict[str, Any]) -> GameLog:
         """Read a log written by :meth:`to_dict`; anything malformed raises :class:`ValueError`."""
         try:
-            if data.get("format") != FORMAT:
-                raise ValueError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
+            if data.get("format") not in (FORMAT, *OLD_FORMATS):
+                raise ValueError(
+                    f"format is {data.get('format')!r}, expected {FORMAT!r} "
+                    f"(or the older {', '.join(map(repr, OLD_FORMATS))})"
+                )
+            players = data.get("players") or []
+            if not isinstance(players, list):
+                raise ValueError(f"players must be a list of 4 agent specs, not {players!r}")
+            players = tuple(players)
+            seed, date = data.get("seed"), data.get("date")
+            _check_setting(players, seed, date)
             rules = _rules_from(data["rules"])
             deal = tuple(C.parse_cards(h) for h in data["deal"])
             rows = data["moves"]
@@ -170,7 +224,7 @@ class GameLog:
             raise ValueError(f"corrupt game log: missing field {e.args[0]!r}") from None
         except (TypeError, ValueError, AttributeError) as e:
             raise ValueError(f"corrupt game log: {e}") from None
-        return cls(rules, deal, moves, thoughts)
+        return cls(rules, deal, moves, thoughts, players, seed, date)
 
     @classmethod
     def from_json(cls, text: str) -> GameLog:
@@ -184,8 +238,40 @@ class GameLog:
         return cls.from_dict(data)
 
 
+def now() -> str:
+    """This moment as a log's ``date``: local time with its UTC offset, to the second.
+
+    >>> datetime.fromisoformat(now()).tzinfo is not None
+    True
+    """
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def _check_setting(players: tuple[Any, ...], seed: Any, date: Any) -> None:
+    """Refuse players, a seed or a date of the wrong kind, saying what was expected."""
+    if players and (len(players) != 4 or not all(isinstance(p, str) and p for p in players)):
+        raise ValueError(
+            f"players must name the 4 seats (agent specs, or {PERSON!r}), not {list(players)!r}"
+        )
+    if seed is not None and not (_whole(seed) or isinstance(seed, str)):
+        raise ValueError(f"a seed is a whole number or text, not {seed!r}")
+    if date is None:
+        return
+    try:
+        datetime.fromisoformat(date)
+    except (TypeError, ValueError):
+        raise ValueError(f"date {date!r} is not an ISO 8601 date and time") from None
+
+
 def _text(move: HandRanking | None) -> str | None:
     return None if move is None else str(move)
+
+
+def _candidate_dict(c: Candidate) -> dict[str, Any]:
+    row = {"move": str(c.move), "probability": c.probability, "win_rate": c.win_rate}
+    if c.deals is not None:
+        row["deals"] = c.deals
+    return row
 
 
 def _candidate(row: dict[str, Any], rules: Rules) -> Candidate:
@@ -193,7 +279,14 @@ def _candidate(row: dict[str, Any], rules: Rules) -> Candidate:
     probability = _number(row["probability"])
     if probability is None:
         raise ValueError("a candidate needs a probability")
-    return Candidate(move, probability, _number(row.get("win_rate")))
+    deals = row.get("deals")
+    if deals is not None and not (_whole(deals) and deals >= 0):
+        raise ValueError(f"a candidate's deals must be a whole number, 0 or more, not {deals!r}")
+    return Candidate(move, probability, _number(row.get("win_rate")), deals)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _number(value: Any) -> float | None:

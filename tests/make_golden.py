@@ -7,7 +7,7 @@ Each game is dealt from a seed and played to the end by four agents named by age
 specs (``greedy``, ``random:<seed>``, ``heuristic``, ``search:<seed>``; see
 :mod:`big2.players.specs`); search seats use the small budget in ``SEARCH``. A file holds
 the setup, the expected result (winner, scores, number of log entries) and the whole
-game as a GameLog dict (written with indent=1).
+game as a GameLog dict (written with indent=1), which names the players and the seed.
 """
 
 from __future__ import annotations
@@ -48,8 +48,11 @@ def make_agent(spec: str, rules: str = "standard") -> Agent:
 
 
 def play_golden(rules: str, deal_seed: int, agents: tuple[str, ...]) -> Game:
-    """The game these agents play on this deal, to the end."""
-    return play(Game(get(rules), seed=deal_seed), [make_agent(a, rules) for a in agents])
+    """The game these agents play on this deal, to the end; its log names the players
+    and the seed (no date, so that the files stay the same)."""
+    game = Game(get(rules), seed=deal_seed)
+    game.log.sign(agents, deal_seed, date=None)
+    return play(game, [make_agent(a, rules) for a in agents])
 
 
 def record(name: str, rules: str, deal_seed: int, agents: tuple[str, ...]) -> dict[str, Any]:

@@ -116,7 +116,7 @@ def test_log_round_trip(rules):
     game = finished(rules, seed=21)
     text = game.log.to_json(indent=1)
     data = json.loads(text)
-    assert data["format"] == "big2-log/1"
+    assert data["format"] == "big2-log/2"
     assert data["deal"] == [format_cards(h) for h in game.board.hands]
     assert data["moves"][0] == {
         "seat": game.board.first_seat,

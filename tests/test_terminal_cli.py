@@ -55,7 +55,8 @@ def test_replay_all_prints_every_move_and_the_scores(log_file):
     assert result.returncode == 0, result.stderr
     assert out.startswith(f"Replay: {len(game.log.moves)} moves, standard rules\n")
     assert MOVE_LINE.findall(out) == expected_lines(game)
-    assert out.rstrip().endswith(f"Seat {game.winner} wins. Scores: {list(game.scores())}")
+    scores = ", ".join(f"seat {s} {x:+d}" for s, x in enumerate(game.scores()))
+    assert out.rstrip().endswith(f"Seat {game.winner} wins. Scores: {scores}")
     for seat, hand in enumerate(game.log.deal):  # the deal is shown first, all hands visible
         assert f"  seat {seat}: {cards_text(hand, False)}\n" in out.split("1. seat")[0]
     assert PROMPT not in out and "\033[" not in out

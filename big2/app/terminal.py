@@ -4,8 +4,9 @@ The person picks a legal move by its number, types its cards (``3D 3S``), ``p`` 
 pass, ``h`` for help or ``q`` to quit. Invalid input re-prompts and changes nothing.
 Every game's log is saved as JSON in the chosen folder after every move, and on
 quitting, on end of input and on SIGTERM or SIGHUP (:func:`stop_on_signals`), so closing
-the terminal loses nothing; :func:`replay` steps through a saved log with all hands
-visible.
+the terminal loses nothing; it says who played (the opponents' specs, ``you``), the seed
+and the date. :func:`replay` steps through a saved log with all hands visible, naming
+seats ``seat N (agent)`` where the log says who played.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from big2.app.logs import new_log_name, save_log
 from big2.board import Board, Seed
 from big2.game import Game, View
 from big2.hand_ranking import PASS, HandRanking
-from big2.log import GameLog, unwritable
-from big2.players import Agent, play
+from big2.log import PERSON, GameLog, now, unwritable
+from big2.players import Agent, agent_name, play
 from big2.rules import Rules
 
 HELP = """Commands:
@@ -126,7 +127,8 @@ def move_text(move: HandRanking, color: bool) -> str:
 
 
 class TerminalGame:
-    """One person (``seat``) against ``opponents`` (agents for the other three seats)."""
+    """One person (``seat``) against ``opponents`` (agents for the other three seats),
+    named in the logs by ``names`` (their agent specs; default: each agent's ``name``)."""
 
     def __init__(
         self,
@@ -137,12 +139,19 @@ class TerminalGame:
         color: bool | None = None,
         read: Callable[[str], str] = read_line,
         write: Callable[[str], None] = print,
+        names: Sequence[str] | None = None,
     ) -> None:
         if len(opponents) != 3:
             raise ValueError(f"a terminal game needs 3 opponents, got {len(opponents)}")
+        if names is None:
+            names = [agent_name(a) for a in opponents]
+        if len(names) != 3:
+            raise ValueError(f"give the 3 opponents' names, not {len(names)}")
         if not 0 <= seat < 4:
             raise ValueError(f"seat must be 0..3, got {seat}")
         self.opponents, self.rules, self.seat = list(opponents), rules, seat
+        others = iter(names)
+        self.players = [PERSON if s == seat else next(others) for s in range(4)]
         self.log_dir = Path(log_dir)
         problem = unwritable(self.log_dir)
         if problem:
@@ -157,9 +166,11 @@ class TerminalGame:
         """Play one game to its end (or until ``q``); the log is saved after every move.
 
         A signal that ends the program (:class:`Stopped`, from :func:`stop_on_signals`)
-        saves the game too, then goes on to the caller.
+        saves the game too, then goes on to the caller. The log names the seed if it is a
+        number (a ``random.Random`` has none to name).
         """
         game = Game(self.rules, seed=seed)
+        game.log.sign(self.players, seed if isinstance(seed, int) else None, now())
         name = new_log_name()
         person = _Person(self, game)
         others = iter(self.opponents)
@@ -307,11 +318,11 @@ def replay(
     moves = log.moves
     Game.replay(log)  # a corrupt or illegal log fails here, before anything is shown
     game = Game.from_board(Board.from_hands(log.deal, log.rules))
-    write(f"Replay: {len(moves)} moves, {log.rules.name} rules")
+    write(f"Replay: {len(moves)} moves, {log.rules.name} rules{_setting(log)}")
     for number, entry in enumerate(game.log.moves):  # moves the rules made at the start
-        write(f"{number + 1}. seat {entry.seat}: {move_text(entry.move, color)}")
+        write(f"{number + 1}. {log.seat_name(entry.seat)}: {move_text(entry.move, color)}")
     for number in range(len(game.log.moves), len(moves) + 1):
-        write(_all_hands(game, color))
+        write(_all_hands(game, log, color))
         if number == len(moves):
             break
         if step:
@@ -321,14 +332,22 @@ def replay(
             step = answer != "a"
         entry = moves[number]
         game.play(entry.move)
-        write(f"{number + 1}. seat {entry.seat}: {move_text(entry.move, color)}")
-    if game.is_over:
-        write(f"Seat {game.winner} wins. Scores: {list(game.scores())}")
+        write(f"{number + 1}. {log.seat_name(entry.seat)}: {move_text(entry.move, color)}")
+    if game.is_over and game.winner is not None:
+        scores = ", ".join(f"{log.seat_name(s)} {x:+d}" for s, x in enumerate(game.scores()))
+        winner = log.seat_name(game.winner)
+        write(f"{winner[0].upper()}{winner[1:]} wins. Scores: {scores}")
     return game
 
 
-def _all_hands(game: Game, color: bool) -> str:
-    rows = [f"  seat {s}: {cards_text(game.hand(s), color)}" for s in range(4)]
+def _setting(log: GameLog) -> str:
+    """``, seed 7, played 2026-01-02T10:00:00+01:00``: what the log says of its game."""
+    seed = "" if log.seed is None else f", seed {log.seed}"
+    return seed + ("" if log.date is None else f", played {log.date}")
+
+
+def _all_hands(game: Game, log: GameLog, color: bool) -> str:
+    rows = [f"  {log.seat_name(s)}: {cards_text(game.hand(s), color)}" for s in range(4)]
     table = "(empty)" if game.table is None else move_text(game.table, color)
     return "\n".join([*rows, f"  table: {table}"])
 

@@ -29,8 +29,8 @@ from big2.board import N_SEATS, Board
 from big2.evaluation.backends import Backend
 from big2.evaluation.stats import mean, normal_ci
 from big2.game import Game
-from big2.log import unwritable
-from big2.players import Agent, load_agent, play
+from big2.log import now, unwritable
+from big2.players import Agent, agent_name, load_agent, play
 from big2.rules import STANDARD, Rules
 
 
@@ -141,10 +141,11 @@ def deal_results(
     if log_dir is not None and (problem := unwritable(Path(log_dir))):
         raise ValueError(f"cannot save game logs in {log_dir} ({problem})")
     players = [load_agent(a, rules) if isinstance(a, str) else a for a in agents]
+    names = [a if isinstance(a, str) else agent_name(a) for a in agents]
     runner = backend or Backend(workers)
     size = max(1, min(50, n_deals // (8 * runner.workers)))
     chunks = [list(range(i, min(i + size, n_deals))) for i in range(0, n_deals, size)]
-    play = partial(_play_deals, players, seed=seed, rules=rules, log_dir=log_dir)
+    play = partial(_play_deals, players, seed=seed, rules=rules, log_dir=log_dir, names=names)
     parts: Iterable[dict[int, DealResult]] = runner.map(play, chunks)
     if progress:
         from tqdm import tqdm
@@ -161,11 +162,16 @@ Seating = tuple[tuple[int, ...], int]  # one game: each agent's score, the winne
 
 
 def _play_deals(
-    players: list[Agent], deals: list[int], seed: int, rules: Rules, log_dir: Path | None
+    players: list[Agent],
+    deals: list[int],
+    seed: int,
+    rules: Rules,
+    log_dir: Path | None,
+    names: Sequence[str],
 ) -> dict[int, DealResult]:
     out: dict[int, DealResult] = {}
     for deal in deals:
-        out[deal] = deal_result(play_deal(players, deal, seed, rules, log_dir))
+        out[deal] = deal_result(play_deal(players, deal, seed, rules, log_dir, names))
     return out
 
 
@@ -180,11 +186,18 @@ def deal_result(games: Sequence[Seating]) -> DealResult:
 
 
 def play_deal(
-    players: Sequence[Agent], deal: int, seed: int, rules: Rules, log_dir: Path | None = None
+    players: Sequence[Agent],
+    deal: int,
+    seed: int,
+    rules: Rules,
+    log_dir: Path | None = None,
+    names: Sequence[str] | None = None,
 ) -> list[Seating]:
     """The four games of duplicate deal ``deal``, agent i in seat ``(i + rotation) % 4``
     in the game of each rotation: per rotation, each agent's score (in the order of
-    ``players``) and the index of the agent that won.
+    ``players``) and the index of the agent that won. With ``log_dir``, each game's log
+    is saved there, naming each seat's player by ``names`` (default: :func:`agent_name`),
+    the deal's seed (``"SEED:DEAL"``) and the date.
 
     >>> from big2.players import GreedyAgent, RandomAgent
     >>> play_deal([GreedyAgent(), *[RandomAgent() for _ in range(3)]], 0, 0, STANDARD)[0]
@@ -196,6 +209,8 @@ def play_deal(
         seats = [(i + rotation) % N_SEATS for i in range(N_SEATS)]  # agent i -> seat
         game = _game(board, players, seats, f"{seed}:{deal}:{rotation}")
         if log_dir is not None:
+            who = names or [agent_name(p) for p in players]
+            game.log.sign([who[seats.index(s)] for s in range(N_SEATS)], f"{seed}:{deal}", now())
             name = f"deal-{deal:05d}-seating-{rotation}.json"
             (log_dir / name).write_text(game.log.to_json(indent=1), encoding="utf-8")
         scores, winner = game.scores(), game.winner
@@ -259,7 +274,7 @@ def summarise(
 
 def display_names(agents: Sequence[AgentSpec]) -> list[str]:
     """Display names; repeated names get #2, #3 suffixes."""
-    raw = [a if isinstance(a, str) else getattr(a, "name", type(a).__name__) for a in agents]
+    raw = [a if isinstance(a, str) else agent_name(a) for a in agents]
     seen: dict[str, int] = {}
     out: list[str] = []
     for name in raw:

@@ -9,7 +9,7 @@ Everything here sits above the game modules of :mod:`big2` and reads a seat's
 True
 """
 
-from big2.players.base import Agent, play
+from big2.players.base import Agent, agent_name, play
 from big2.players.baselines import GreedyAgent, RandomAgent
 from big2.players.heuristic import HeuristicAgent
 from big2.players.search import SearchAgent
@@ -22,6 +22,7 @@ __all__ = [
     "HeuristicAgent",
     "RandomAgent",
     "SearchAgent",
+    "agent_name",
     "load_agent",
     "play",
 ]

@@ -68,6 +68,16 @@ def play(
     return game
 
 
+def agent_name(agent: object) -> str:
+    """An agent's ``name`` (its class's name if it has none), as results and logs show it.
+
+    >>> from big2.players.baselines import GreedyAgent
+    >>> agent_name(GreedyAgent()), agent_name(object())
+    ('greedy', 'object')
+    """
+    return str(getattr(agent, "name", type(agent).__name__))
+
+
 def _by_seat(agents: Agent | Sequence[Agent]) -> Sequence[Agent]:
     if isinstance(agents, Agent):
         return [agents] * N_SEATS

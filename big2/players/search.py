@@ -221,17 +221,36 @@ class SearchAgent:
         moves, log_probs = self._candidates(view, legal_moves)
         if len(moves) == 1:
             return moves[0]
-        best, win_rates = self._pick(view, moves, log_probs)
+        best, wins, tried = self._pick(view, moves, log_probs)
         order = [best, *(i for i in range(len(moves)) if i != best)]
-        candidates = (Candidate(moves[i], math.exp(log_probs[i]), win_rates[i]) for i in order)
-        self.last_thought = Thought(tuple(candidates), win_rates[best])
+        candidates = tuple(
+            Candidate(moves[i], math.exp(log_probs[i]), wins[i] / max(1, tried[i]), tried[i])
+            for i in order
+        )
+        rule = self.rule(self.deals(view))
+        self.last_thought = Thought(candidates, candidates[0].win_rate, rule)
         return moves[best]
+
+    def rule(self, deals: int) -> str:
+        """How a decision on ``deals`` sampled deals picks its move, in words (the
+        ``rule`` of the thoughts it leaves in logs).
+
+        >>> SearchAgent().rule(16).split(";")[0]
+        'most deals won of up to 16 sampled'
+        """
+        prior = ""
+        if self.prior is not None:
+            prior = f", plus {self.prior_weight:g} x {deals} x its prior log-probability"
+        return (
+            f"most deals won of up to {deals} sampled{prior}; a move stops being sampled "
+            f"once it cannot catch the leader"
+        )
 
     def _pick(
         self, view: View, moves: Sequence[HandRanking], log_probs: Sequence[float]
-    ) -> tuple[int, list[float]]:
+    ) -> tuple[int, list[int], list[int]]:
         """The index of the best score (win rate + prior term; ties: the likeliest move),
-        and each move's win rate on the deals it was tried on.
+        and each move's deals won and deals tried.
 
         The same choice as scoring every move on every deal, but after each round of
         ``ROUND`` deals (or the rollouts' own ``round``, for rollouts whose calls cost more
@@ -252,7 +271,7 @@ class SearchAgent:
             lead = max(wins[i] + bonus[i] for i in alive)
             alive = [i for i in alive if wins[i] + bonus[i] + (n - done) >= lead - 1e-9]
         best = max(alive, key=lambda i: (wins[i] + bonus[i], -i))
-        return best, [w / max(1, t) for w, t in zip(wins, tried, strict=True)]
+        return best, wins, tried
 
     def deals(self, view: View) -> int:
         """How many deals a decision at ``view`` samples (more as the hands empty).
