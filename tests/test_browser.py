@@ -167,7 +167,7 @@ def test_a_dropped_connection_is_retried_and_the_game_kept(server, page):
 def hands_shown(page: Any) -> list[list[str]]:
     return page.evaluate(
         "() => [0, 1, 2, 3].map(s => Array.from(document.querySelectorAll("
-        "'#seat-' + s + ' .card')).map(c => c.dataset.card))"
+        "'#seat-' + s + ' .hand .card')).map(c => c.dataset.card))"
     )
 
 
@@ -238,6 +238,8 @@ def call(server: Server, path: str, body: bytes | None = None) -> tuple[int, Any
         ("/api/new", b'{"seed": true}', 400, "seed"),
         ("/api/move", b'{"game": 1}', 400, "a move is"),
         ("/api/move", b'{"game": "x", "version": 0, "cards": []}', 409, "no longer"),
+        ("/api/hint", b'{"game": "x"}', 400, "a hint request is"),
+        ("/api/hint", b'{"game": "x", "version": 0}', 409, "no longer"),
         ("/api/frames", b"\xff\xfe", 400, "not a big2 game log"),
         ("/api/frames", b'{"format": "other"}', 400, "cannot be replayed"),
         ("/api/logs/..%2Fsecret.json", None, 404, "no saved game"),

@@ -126,6 +126,9 @@ def test_play_again_starts_a_new_deal(tmp_path):
     first, second = (GameLog.from_json(p.read_text("utf-8")) for p in logs)
     assert Game.replay(first).is_over and not Game.replay(second).is_over
     assert first.deal != second.deal
+    assert (first.seed, second.seed) == (SEED, SEED + 1)  # each game's log names its seed
+    assert second.deal == Board(seed=SEED + 1).hands
+    assert first.players == ("you", "heuristic", "heuristic", "heuristic")
 
 
 def test_end_of_input_at_play_again_is_no(tmp_path):

@@ -7,7 +7,8 @@
 - ``big2 agents``: the shipped agents, current and past (``NAME@YYYY-MM-DD``).
 - ``big2 replay FILE [--all]``: step through a saved game with every hand visible;
   ``--html`` writes it as one self-contained web page instead.
-- ``big2 serve [--agents A B C] [--rules R] [--port P]``: play and replay in a browser
+- ``big2 serve [--agents A B C] [--hint A] [--rules R] [--port P]``: play and replay in a
+  browser
   (loopback only unless ``--allow-network``; see :mod:`big2.app.server`, Safety).
 - ``big2 demo [--seed N]``: print one seeded game between baseline players.
 """
@@ -123,12 +124,13 @@ def _play_games(args: argparse.Namespace) -> None:
     from big2.app.terminal import TerminalGame, read_line
 
     rules = R.get(args.rules)
-    opponents, _ = _opponents([args.opponents], rules)
+    opponents, names = _opponents([args.opponents], rules)
     color = False if args.no_color else None
-    session = TerminalGame(opponents, rules, args.seat, args.log_dir, color)
-    rng = random.Random(args.seed)
+    session = TerminalGame(opponents, rules, args.seat, args.log_dir, color, names=names)
+    seed = random.SystemRandom().randrange(2**31) if args.seed is None else args.seed
     while True:
-        game = session.play(seed=rng)
+        game = session.play(seed=seed)  # a number, so that its log can name it
+        seed += 1
         try:
             again = game.is_over and read_line("Play again? [y/N] ").strip().lower() == "y"
         except EOFError:
@@ -181,7 +183,17 @@ def _serve(args: argparse.Namespace) -> None:
         raise ValueError(
             f"cannot save game logs in {log_dir} ({problem}); choose another --log-dir"
         )
-    table = Table(agents, names, rules, args.seat, log_dir, args.keep_unfinished)
+    hint = args.hint or names[0]  # an agent of its own: hints change nothing in the game
+    table = Table(
+        agents,
+        names,
+        rules,
+        args.seat,
+        log_dir,
+        args.keep_unfinished,
+        hint=load_agent(hint, rules),
+        hint_name=hint,
+    )
     try:
         server = Server(
             (args.host, args.port),
@@ -243,7 +255,12 @@ def parser() -> argparse.ArgumentParser:
         help="an agent spec: random, greedy, heuristic, search, trained or a .pt file; "
         "a policy with +search; :SEED to seed (see docs/agents.md)",
     )
-    play.add_argument("--seed", type=int, default=None, help="seed of the deals")
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the first deal (the next games: SEED+1, SEED+2, ...); default random",
+    )
     play.add_argument("--seat", type=int, default=0, choices=range(4))
     play.add_argument("--log-dir", default="big2_logs", help="where game logs are saved")
     play.add_argument("--rules", default="standard", choices=rules)
@@ -316,6 +333,12 @@ def parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--port", type=_port, default=8765, help="0..65535 (0: any free port)")
     serve.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
+    serve.add_argument(
+        "--hint",
+        metavar="AGENT",
+        help="the agent spec whose top candidates the page's Hint shows for your hand "
+        "(default: the first of --agents)",
+    )
     serve.add_argument("--log-dir", default="big2_logs", help="where game logs are saved")
     serve.add_argument(
         "--keep-unfinished",

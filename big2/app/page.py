@@ -11,7 +11,7 @@ import re
 from importlib import resources
 from typing import Any
 
-from big2.app.table import frames
+from big2.app.table import replay_data
 from big2.log import GameLog
 
 STATIC = resources.files("big2.app") / "static"  # the page's files, shipped in the package
@@ -38,7 +38,7 @@ def script_json(data: Any) -> str:
 def replay_html(log: GameLog) -> str:
     """The replay page with ``log``'s frames inside: one file that needs no server and
     loads nothing from the network. A log that cannot be replayed raises ValueError."""
-    data = {"name": "", "rules": log.rules.name, "frames": frames(log)}
+    data = replay_data(log)
     page = (STATIC / "replay.html").read_text(encoding="utf-8")
     css = (STATIC / "big2.css").read_text(encoding="utf-8")
     scripts = "".join((STATIC / n).read_text(encoding="utf-8") for n in ("cards.js", "replay.js"))

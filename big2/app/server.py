@@ -13,6 +13,8 @@ Routes (JSON in and out; an error is ``{"error": message}`` with a 4xx status):
 - ``POST /api/new`` ``{"seed": N or null}``: a new game;
 - ``POST /api/move`` ``{"game", "version", "cards": ["3D", ...]}`` (no cards: pass);
   409 when the page is stale (another tab, a lost connection), 400 for an illegal choice;
+- ``POST /api/hint`` ``{"game", "version"}``: what the hint agent would play in your
+  seat (:meth:`big2.app.table.Table.hint`); 409 and 400 as for a move;
 - ``GET /api/logs``: the saved games; ``GET /api/logs/NAME``: one as replay frames;
 - ``POST /api/frames`` (a log's JSON text as the body): replay frames, or 400 naming
   what is wrong with the log.
@@ -77,7 +79,7 @@ from big2.app.addresses import (
 )
 from big2.app.logs import MAX_BODY, log_names, read_log
 from big2.app.page import STATIC, replay_html
-from big2.app.table import Refused, Table, frames
+from big2.app.table import Refused, Table, replay_data
 from big2.log import GameLog
 
 TYPES = {
@@ -90,6 +92,7 @@ TIMEOUT = 20.0  # seconds a client has for each read, and for a request's whole 
 QUEUE = 128  # connections waiting to be accepted
 NEW_GAME = 'a new game takes {"seed": a whole number 0 or more, or null}'
 MOVE = 'a move is {"game": id, "version": moves so far, "cards": [card text, ...]}'
+HINT = 'a hint request is {"game": id, "version": moves so far}'
 
 
 class BadRequest(Exception):
@@ -245,6 +248,7 @@ class Handler(BaseHTTPRequestHandler):
         routes: dict[str, Callable[[bytes], None]] = {
             "/api/new": self._new,
             "/api/move": self._move,
+            "/api/hint": self._hint,
             "/api/frames": self._frames,
         }
         if path not in routes:
@@ -314,8 +318,19 @@ class Handler(BaseHTTPRequestHandler):
         typed = isinstance(data.get("game"), str) and isinstance(data.get("version"), int)
         if not (typed and isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
             raise BadRequest(MOVE)
+        self._at_table(lambda table: table.move(data["game"], data["version"], cards))
+
+    def _hint(self, body: bytes) -> None:
+        data = _object(body, HINT)
+        if not (isinstance(data.get("game"), str) and isinstance(data.get("version"), int)):
+            raise BadRequest(HINT)
+        self._at_table(lambda table: {"hint": table.hint(data["game"], data["version"])})
+
+    def _at_table(self, ask: Callable[[Table], dict[str, Any]]) -> None:
+        """Answer with what ``ask`` returns, or a :class:`Refused` choice with its reason
+        and the game as it stands (409 for a stale page, else 400)."""
         try:
-            self._json(self.server.table.move(data["game"], data["version"], cards))
+            self._json(ask(self.server.table))
         except Refused as e:
             status = HTTPStatus.CONFLICT if e.stale else HTTPStatus.BAD_REQUEST
             self._json({"error": str(e), "state": self.server.table.state()}, status)
@@ -335,8 +350,7 @@ class Handler(BaseHTTPRequestHandler):
         if len(text) > MAX_BODY:
             raise BadRequest(f"{name} is too large for a game log (2 MB at most)")
         try:
-            log = GameLog.from_json(text.decode("utf-8"))
-            shots = frames(log)
+            data = replay_data(GameLog.from_json(text.decode("utf-8")), name)
         except UnicodeDecodeError:
             raise BadRequest(f"{name} is not a big2 game log (not UTF-8 text)") from None
         except RecursionError:
@@ -345,7 +359,7 @@ class Handler(BaseHTTPRequestHandler):
             ) from None
         except ValueError as e:
             raise BadRequest(f"{name} cannot be replayed: {e}") from None
-        self._json({"name": name, "rules": log.rules.name, "frames": shots})
+        self._json(data)
 
     # --- responses
 

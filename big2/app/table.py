@@ -1,17 +1,19 @@
 """What the browser page shows, computed in Python: a person's game against three agents
 (:class:`Table`) and a saved game as replay frames (:func:`frames`).
 
-The page (``big2/app/static``) only draws what these return, as JSON: cards are text
-(``"TS"``), moves carry their category and, for agents that say what they weighed, their
+The page (``big2/app/static``) only draws what these return, as JSON
+(:mod:`big2.app.page_state`): cards are text (``"TS"``), seats are named ``seat N
+(agent)``, moves carry their category and, for agents that say what they weighed, their
 :class:`~big2.log.Thought`. :class:`Table` checks every choice the person makes and
 explains a refusal in words; a move sent from a page that has fallen behind the game
-(another tab, a lost connection) is refused as stale and changes nothing.
+(another tab, a lost connection) is refused as stale and changes nothing. On request it
+asks its hint agent what it would play in the person's seat (:meth:`Table.hint`).
 
 >>> from big2.players import GreedyAgent
 >>> table = Table([GreedyAgent()] * 3, ["greedy"] * 3, log_dir=None)
 >>> state = table.new(seed=7)
->>> state["seed"], len(state["hand"]), state["names"][0]
-(7, 13, 'you')
+>>> state["seed"], len(state["hand"]), state["labels"][:2]
+(7, 13, ['seat 0 (you)', 'seat 1 (greedy)'])
 """
 
 from __future__ import annotations
@@ -25,14 +27,22 @@ from typing import Any
 
 from big2 import cards as C
 from big2.app.logs import new_log_name, save_log
+from big2.app.page_state import (
+    cards_list,
+    last_plays,
+    move_dict,
+    playable,
+    table_dict,
+    thought_dict,
+)
 from big2.board import Board
 from big2.game import Game
 from big2.hand_ranking import PASS, HandRanking, classify
-from big2.log import GameLog, LogEntry, Thought
+from big2.log import PERSON, Candidate, GameLog, LogEntry, Thought, now
 from big2.players import Agent, play
 from big2.rules import STANDARD, Rules
 
-YOU = "you"
+YOU = PERSON
 KEEP_UNFINISHED = 20  # logs of games a table left unfinished that it keeps
 GONE = (
     "This page showed a game that is no longer being played (a new game was started, "
@@ -52,46 +62,6 @@ class Refused(ValueError):
         self.stale = stale
 
 
-def cards_list(mask: int) -> list[str]:
-    """Cards as text, lowest first: ``["3D", "TS"]``."""
-    return C.format_cards(mask).split()
-
-
-def move_dict(entry: LogEntry, thought: Thought | None, number: int) -> dict[str, Any]:
-    """One move for the page: who, the cards (empty for a pass), its category, the thought."""
-    return {
-        "number": number + 1,
-        "seat": entry.seat,
-        **_move_fields(entry.move),
-        "thought": None if thought is None else _thought_dict(thought),
-    }
-
-
-def _move_fields(move: HandRanking) -> dict[str, Any]:
-    """A move's cards and its category; a pass: no cards, category ``"pass"``."""
-    if not move:
-        return {"cards": [], "label": "pass"}
-    return {"cards": cards_list(move.cards), "label": move.ranking.label}
-
-
-def _thought_dict(thought: Thought) -> dict[str, Any]:
-    rows = [
-        {**_move_fields(c.move), "probability": c.probability, "win_rate": c.win_rate}
-        for c in thought.candidates
-    ]
-    return {"candidates": rows, "value": thought.value}
-
-
-def _table_dict(game: Game) -> dict[str, Any] | None:
-    if game.table is None:
-        return None
-    return {
-        "seat": game.table_seat,
-        "cards": cards_list(game.table.cards),
-        "label": game.table.ranking.label,
-    }
-
-
 class Table:
     """One person (``seat``) against three agents, one game at a time (thread-safe).
 
@@ -104,6 +74,10 @@ class Table:
     still hold the unfinished game as it saved it (a regular file, not a symbolic link):
     logs of finished games, logs from ``big2 play``, the arena or an earlier server, and
     any file that was changed or is not a game log stay.
+
+    ``names`` are the agents' specs, written in the logs as who played; ``hint`` is the
+    agent asked for hints (None: no hints), named ``hint_name``; give it an agent of its
+    own, not one of the three, so that asking for a hint changes nothing in the game.
     """
 
     def __init__(
@@ -114,6 +88,9 @@ class Table:
         seat: int = 0,
         log_dir: Path | None = Path("big2_logs"),
         keep_unfinished: int = KEEP_UNFINISHED,
+        *,
+        hint: Agent | None = None,
+        hint_name: str = "hint",
     ) -> None:
         if len(agents) != 3 or len(names) != 3:
             raise ValueError(f"a table needs 3 agents, got {len(agents)}")
@@ -121,6 +98,9 @@ class Table:
             raise ValueError(
                 f"keep_unfinished is a number of logs, 0 or more, not {keep_unfinished}"
             )
+        if getattr(hint, "sees_every_hand", False):
+            raise ValueError(f"hint agent {hint_name!r} sees every hand: its hints would cheat")
+        self.hint_agent, self.hint_name = hint, hint_name
         self.rules, self.seat, self.log_dir = rules, seat, log_dir
         self.keep_unfinished = keep_unfinished
         self.unfinished: list[tuple[Path, GameLog]] = []  # this table's, oldest first
@@ -142,8 +122,9 @@ class Table:
             self._leave_game()
             self.seed = random.SystemRandom().randrange(2**31) if seed is None else seed
             self.game = Game(self.rules, seed=self.seed)
+            self.game.log.sign(self.names, self.seed, now())
             self.id, self.name = uuid.uuid4().hex[:12], new_log_name()
-            for seat, agent in enumerate(self.by_seat):  # each its own seed, as in the arena
+            for seat, agent in enumerate([*self.by_seat, self.hint_agent]):  # as in the arena
                 reset = getattr(agent, "reset", None)
                 if callable(reset):
                     reset(random.Random(f"{self.seed}:{seat}").getrandbits(64))
@@ -160,18 +141,40 @@ class Table:
         ``version`` moves; then the agents up to the person's next turn. A stale page or an
         illegal choice raises :class:`Refused` saying why, and changes nothing."""
         with self.lock:
-            game = self.game
-            if game is None or game_id != self.id:
-                raise Refused(GONE, stale=True)
-            if version != len(game.log.moves):
-                raise Refused(BEHIND, stale=True)
-            if game.is_over:
-                raise Refused("The game is over: start a new one.")
-            if game.turn != self.seat:
-                raise Refused(f"It is {self.names[game.turn]}'s turn, not yours.")
+            game = self._your_turn(game_id, version)
             game.play(self._chosen(game, cards))
             self._agents_move()
             return self._state()
+
+    def hint(self, game_id: str, version: int) -> dict[str, Any]:
+        """What the hint agent would play in the person's seat, as a thought for the page
+        (``"agent"``: its name): its top candidates for the person's hand, the move it
+        picks marked ``chosen``. Nothing in the game changes; a stale page, another
+        seat's turn or no hint agent raises :class:`Refused`."""
+        with self.lock:
+            game = self._your_turn(game_id, version)
+            if self.hint_agent is None:
+                raise Refused("This table has no agent to ask for hints.")
+            view, legal = game.view(self.seat), game.legal_moves()
+            move = self.hint_agent.act(view, legal)
+            thought = getattr(self.hint_agent, "last_thought", None)
+            if thought is None:  # an agent that says nothing of what it weighed
+                thought = Thought((Candidate(move, 1.0),))
+            return {"agent": self.hint_name, **thought_dict(thought, move)}
+
+    def _your_turn(self, game_id: str, version: int) -> Game:
+        """The current game, if the page is up to date and it is the person's turn;
+        :class:`Refused` saying why not otherwise."""
+        game = self.game
+        if game is None or game_id != self.id:
+            raise Refused(GONE, stale=True)
+        if version != len(game.log.moves):
+            raise Refused(BEHIND, stale=True)
+        if game.is_over:
+            raise Refused("The game is over: start a new one.")
+        if game.turn != self.seat:
+            raise Refused(f"It is {game.log.seat_name(game.turn)}'s turn, not yours.")
+        return game
 
     def _chosen(self, game: Game, cards: Sequence[str]) -> HandRanking:
         """The legal move ``cards`` names, or :class:`Refused` explaining why it is none."""
@@ -220,7 +223,8 @@ class Table:
     def _state(self) -> dict[str, Any]:
         game = self.game
         if game is None:
-            return {"game": None, "names": self.names, "seat": self.seat}
+            labels = [f"seat {s} ({name})" for s, name in enumerate(self.names)]
+            return {"game": None, "names": self.names, "labels": labels, "seat": self.seat}
         log = game.log
         over = game.is_over
         state: dict[str, Any] = {
@@ -230,12 +234,16 @@ class Table:
             "rules": self.rules.name,
             "seat": self.seat,
             "names": self.names,
+            "labels": log.seat_names(),
             "hand": cards_list(game.hand(self.seat)),
             "counts": [game.hand(s).bit_count() for s in range(4)],
-            "table": _table_dict(game),
+            "table": table_dict(game),
+            "last": last_plays(log),
             "turn": game.turn,
             "your_turn": not over and game.turn == self.seat,
             "can_pass": not over and game.turn == self.seat and PASS in game.legal_moves(),
+            "playable": playable(game, self.seat),
+            "hint": self.hint_agent is not None,
             "moves": [move_dict(e, log.thoughts.get(n), n) for n, e in enumerate(log.moves)],
             "over": over,
             "saved": self._saved_as(),
@@ -309,6 +317,20 @@ def _four_card_note(rules: Rules) -> str:
     return " (or four of a kind)" if rules.four_card_plays else ""
 
 
+def replay_data(log: GameLog, name: str = "") -> dict[str, Any]:
+    """What the replay page is sent of a saved game: its ``name``, rules, seats named
+    ``seat N (agent)`` (``seat N`` for a log that does not say who played), seed, date
+    and :func:`frames`; ValueError as :func:`frames`.
+
+    >>> from big2.players import GreedyAgent
+    >>> data = replay_data(play(Game(seed=2), GreedyAgent()).log, "old.json")
+    >>> data["names"][0], data["seed"], len(data["frames"]) > 1
+    ('seat 0', None, True)
+    """
+    about = {"name": name, "rules": log.rules.name, "names": log.seat_names()}
+    return {**about, "seed": log.seed, "date": log.date, "frames": frames(log)}
+
+
 def frames(log: GameLog) -> list[dict[str, Any]]:
     """A saved game as replay frames: the deal, then the position after each move, with
     every hand shown, the move and what its agent weighed. A log that is corrupt or whose
@@ -337,7 +359,8 @@ def _frame(game: Game, entry: LogEntry | None, log: GameLog, number: int) -> dic
         "move": None if entry is None else move_dict(entry, log.thoughts.get(number), number),
         "hands": [cards_list(game.hand(s)) for s in range(4)],
         "counts": [game.hand(s).bit_count() for s in range(4)],
-        "table": _table_dict(game),
+        "table": table_dict(game),
+        "last": last_plays(game.log),
         "turn": None if game.is_over else game.turn,
     }
     if game.is_over:

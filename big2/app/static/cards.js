@@ -1,7 +1,9 @@
 "use strict";
-// Drawing shared by the game page and the replay page: cards, moves and thoughts.
+// Drawing shared by the game page and the replay page: cards, moves, seats and thoughts.
 
 const SUIT_SYMBOLS = { D: "♦", C: "♣", H: "♥", S: "♠" };
+const PLACES = ["south", "east", "north", "west"]; // from the viewer's seat, in turn order
+const FOLD = 0.005; // candidates less likely than this are folded away
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -33,33 +35,81 @@ function cardsEl(cards, cls) {
   return row;
 }
 
-function moveEl(move) {
+function moveEl(move, cls) {
   if (!move.cards.length) return el("span", { class: "pass" }, "pass");
-  return el("span", {}, cardsEl(move.cards), " ", el("span", { class: "label" }, move.label));
+  return el("span", { class: "move" }, cardsEl(move.cards, cls), " ",
+    el("span", { class: "label" }, move.label));
 }
 
 function percent(x) {
   return (100 * x).toFixed(x < 0.1 ? 1 : 0) + "%";
 }
 
-// What an agent weighed: its candidates with probabilities (and win rates), its value.
-function thoughtEl(thought) {
-  if (!thought) return null;
-  const table = el("table", { class: "thought" },
-    el("tr", {}, el("th", {}, "candidate"), el("th", {}, "probability"),
-       thought.candidates.some((c) => c.win_rate !== null) ? el("th", { title: "share of the sampled deals it won after this move (fewer deals for moves dropped early)" }, "won in search") : null));
-  thought.candidates.forEach((c, i) => {
-    table.append(el("tr", { class: i === 0 ? "chosen" : "" },
-      el("td", {}, moveEl(c)), el("td", {}, percent(c.probability)),
-      c.win_rate === null ? null : el("td", {}, percent(c.win_rate))));
-  });
-  const value = thought.value === null ? null
-    : el("div", { class: "value" }, "its chance to win, as it saw it: " + percent(thought.value));
-  return el("div", { class: "thought-box" }, table, value);
+// "Seat 2 (heuristic)": a seat's name at the start of a sentence.
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function tableEl(table, names) {
+// A seat at the table: its name, cards left (a warning at one), its last play or pass in
+// front of it and, in replays, its hand. `place`: where it sits (PLACES).
+function seatEl(seat, info) {
+  const count = info.count;
+  const warning = count === 1 ? el("span", { class: "warning" }, "1 card left!") : null;
+  const last = info.last ? moveEl(info.last, "small") : null;
+  return el("div", { class: "seat" + (info.turn ? " turn" : "") + (count === 1 ? " one-card" : ""),
+                     id: "seat-" + seat, "data-place": info.place },
+    el("div", { class: "name" }, info.label),
+    el("div", { class: "counts" }, el("span", { class: "count" }, String(count)),
+       count === 1 ? " card " : " cards ", warning),
+    info.hand ? el("div", { class: "hand" }, info.hand.length ? cardsEl(info.hand, "small")
+      : el("span", { class: "label" }, "went out")) : null,
+    el("div", { class: "last" + (info.old ? " old" : "") }, last));
+}
+
+// The middle of the table: the combination to beat and who played it.
+function tableEl(table, labels) {
   if (!table) return el("div", { class: "table-empty" }, "the table is empty");
   return el("div", {}, cardsEl(table.cards, "big"),
-    el("div", { class: "label" }, table.label + ", played by " + names[table.seat]));
+    el("div", { class: "label" }, table.label + ", played by " + labels[table.seat]));
+}
+
+function scoresText(scores, winner, labels) {
+  return capital(labels[winner]) + " wins. Scores: "
+    + scores.map((x, s) => labels[s] + " " + (x > 0 ? "+" : "") + x).join(", ");
+}
+
+function wonInSearch(c) {
+  if (c.win_rate === null) return "";
+  return percent(c.win_rate) + (c.deals === null || c.deals === undefined ? "" : " of " + c.deals);
+}
+
+function thoughtRow(c, search) {
+  return el("tr", { class: c.chosen ? "chosen" : "", "data-cards": c.cards.join(" ") },
+    el("td", {}, moveEl(c, "small"), c.chosen ? el("span", { class: "mark" }, " ◀ chosen") : null),
+    el("td", {}, percent(c.probability)),
+    search ? el("td", {}, wonInSearch(c)) : null);
+}
+
+// What an agent weighed: its candidates with probabilities (and, for a search, the share
+// of sampled deals each won, of how many), the rule that picked, its value. Rows under
+// FOLD (the chosen one apart) are folded away.
+function thoughtEl(thought) {
+  if (!thought) return null;
+  const search = thought.candidates.some((c) => c.win_rate !== null);
+  const shown = el("tbody");
+  const folded = el("tbody");
+  for (const c of thought.candidates) {
+    (c.probability < FOLD && !c.chosen ? folded : shown).append(thoughtRow(c, search));
+  }
+  const head = el("thead", {}, el("tr", {}, el("th", {}, "candidate"), el("th", { title: "how likely the agent was to play it" }, "prob."),
+    search ? el("th", { title: "share of the sampled deals it won after this move, of how many (fewer for moves dropped early)" }, "won in search") : null));
+  const more = folded.children.length;
+  return el("div", { class: "thought-box" },
+    el("table", { class: "thought" }, head, shown),
+    more ? el("details", { class: "folded" },
+      el("summary", {}, more + " more under " + percent(FOLD)),
+      el("table", { class: "thought" }, folded)) : null,
+    thought.rule ? el("div", { class: "rule" }, "picked by: " + thought.rule) : null,
+    thought.value === null ? null
+      : el("div", { class: "value" }, "its chance to win, as it saw it: " + percent(thought.value)));
 }

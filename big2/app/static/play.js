@@ -5,6 +5,7 @@
 let state = null;
 const selected = new Set();
 const $ = (id) => document.getElementById(id);
+const RANKS = { 0: "T", t: "T", j: "J", q: "Q", k: "K", a: "A" };
 
 function say(text, isError) {
   const box = $("message");
@@ -33,55 +34,71 @@ async function api(method, path, body) {
 function render(next) {
   state = next;
   selected.clear();
+  $("hint").className = "hidden";
   if (!state.game) {
     say("Press New game to start.");
     return;
   }
   $("seed").textContent = state.seed;
   $("rules").textContent = state.rules;
-  drawOpponents();
-  $("table-area").replaceChildren(tableEl(state.table, state.names));
+  drawSeats();
+  $("table-area").replaceChildren(tableEl(state.table, state.labels));
   drawHand();
   drawLog();
   $("play").disabled = !state.your_turn;
   $("pass").disabled = !state.can_pass;
+  $("hint-button").disabled = !(state.your_turn && state.hint);
   $("saved").textContent = state.saved ? "saved as " + state.saved : "";
   if (state.save_problem) say(state.save_problem, true);
   drawEnd();
 }
 
-function drawOpponents() {
-  const seats = [];
-  for (let s = 0; s < 4; s++) {
-    if (s === state.seat) continue;
-    seats.push(el("div", { class: "seat" + (state.turn === s && !state.over ? " turn" : ""),
-                           id: "seat-" + s },
-      el("div", { class: "name" }, "seat " + s + ": " + state.names[s]),
-      el("div", { class: "counts" }, el("span", { class: "count" }, String(state.counts[s])),
-         " cards")));
-  }
-  $("opponents").replaceChildren(...seats);
+function drawSeats() {
+  const seats = [0, 1, 2, 3].map((s) => seatEl(s, {
+    label: state.labels[s], count: state.counts[s], last: state.last[s],
+    turn: state.turn === s && !state.over, place: PLACES[(s - state.seat + 4) % 4],
+    old: state.table === null,
+  }));
+  $("felt").replaceChildren($("table-area"), ...seats);
 }
 
 function drawHand() {
   const hand = $("hand");
+  const playable = new Set(state.playable);
+  hand.className = state.your_turn ? "your-turn" : "";
   hand.replaceChildren();
   for (const card of state.hand) {
-    const node = cardEl(card);
-    node.addEventListener("click", () => {
-      if (selected.has(card)) selected.delete(card); else selected.add(card);
-      node.classList.toggle("selected");
-    });
+    const node = cardEl(card, playable.has(card) ? "playable" : "");
+    node.addEventListener("click", () => toggle(card));
     hand.append(node);
   }
+}
+
+function toggle(card) {
+  if (selected.has(card)) selected.delete(card); else selected.add(card);
+  markSelected();
+}
+
+function markSelected() {
+  for (const node of $("hand").querySelectorAll(".card")) {
+    node.classList.toggle("selected", selected.has(node.dataset.card));
+  }
+}
+
+// A rank key: select the next card of that rank; once all are selected, none of them.
+function selectRank(rank) {
+  const cards = state.hand.filter((c) => c[0] === rank);
+  const next = cards.find((c) => !selected.has(c));
+  if (next) selected.add(next); else cards.forEach((c) => selected.delete(c));
+  markSelected();
 }
 
 function drawLog() {
   const log = $("log");
   log.replaceChildren();
   for (const move of state.moves) {
-    const who = move.seat === state.seat ? "you" : "seat " + move.seat + " (" + state.names[move.seat] + ")";
-    log.append(el("li", { "data-seat": move.seat }, who + ": ", moveEl(move), thoughtEl(move.thought)));
+    log.append(el("li", { "data-seat": move.seat }, state.labels[move.seat] + ": ", moveEl(move),
+      thoughtEl(move.thought)));
   }
   log.scrollTop = log.scrollHeight;
 }
@@ -95,16 +112,16 @@ function drawEnd() {
     if (state.your_turn) say(state.can_pass ? "Your turn: play or pass." : "Your turn: you lead.");
     return;
   }
-  const winner = state.winner === state.seat ? "You win!" : "Seat " + state.winner + " (" + state.names[state.winner] + ") wins.";
-  scores.replaceChildren(winner + " Scores: " + state.scores.map((x, s) => state.names[s] + " " + (x > 0 ? "+" : "") + x).join(", "));
+  const text = scoresText(state.scores, state.winner, state.labels);
+  scores.replaceChildren((state.winner === state.seat ? "You win! " : "") + text);
   scores.setAttribute("data-scores", JSON.stringify(state.scores));
   scores.className = "";
   const rows = state.hands.map((cards, s) => el("div", { class: "seat", id: "final-" + s },
-    el("span", { class: "name" }, state.names[s] + ": "),
-    cards.length ? cardsEl(cards) : el("span", { class: "label" }, "went out"),
-    el("div", { class: "label" }, "dealt: "), cardsEl(state.deal[s])));
+    el("span", { class: "name" }, state.labels[s] + ": "),
+    cards.length ? cardsEl(cards, "small") : el("span", { class: "label" }, "went out"),
+    el("div", { class: "label" }, "dealt: "), cardsEl(state.deal[s], "small")));
   hands.replaceChildren(...rows);
-  hands.className = $("reveal").checked ? "replay-hands" : "hidden";
+  hands.className = $("reveal").checked ? "final-hands" : "hidden";
   say("Game over. Press New game for another.");
 }
 
@@ -116,17 +133,68 @@ async function send(cards) {
   say(data.error, true);
 }
 
-$("play").addEventListener("click", () => {
+function playSelected() {
+  if (!state || !state.your_turn) return;
   if (!selected.size) { say("Choose cards to play first (click them), or pass.", true); return; }
   send(state.hand.filter((c) => selected.has(c)));
-});
-$("pass").addEventListener("click", () => send([]));
-$("clear").addEventListener("click", () => render(state));
-$("reveal").addEventListener("change", () => { if (state && state.game) drawEnd(); });
-$("new-game").addEventListener("click", async () => {
+}
+
+function pass() {
+  if (state && state.can_pass) send([]);
+}
+
+// The hint agent's top candidates for your hand; a row's cards are selected when clicked.
+async function hint() {
+  if (!state || !state.your_turn || !state.hint) return;
+  const { status, data } = await api("POST", "/api/hint",
+    { game: state.game, version: state.version });
+  if (status !== 200) {
+    if (data.state) render(data.state);
+    say(data.error, true);
+    return;
+  }
+  const box = thoughtEl(data.hint);
+  for (const row of box.querySelectorAll("tr[data-cards]")) {
+    row.addEventListener("click", () => {
+      selected.clear();
+      row.dataset.cards.split(" ").filter((c) => c).forEach((c) => selected.add(c));
+      markSelected();
+    });
+  }
+  $("hint").replaceChildren(el("div", { class: "label" },
+    "What " + data.hint.agent + " would play with your hand (click a row to select it):"), box);
+  $("hint").className = "";
+}
+
+async function newGame() {
   const text = $("new-seed").value.trim();
   const { status, data } = await api("POST", "/api/new", { seed: text === "" ? null : Number(text) });
   if (status === 200) { say(""); render(data); } else say(data.error, true);
+}
+
+function clear() {
+  if (state && state.game) { selected.clear(); markSelected(); }
+}
+
+$("play").addEventListener("click", playSelected);
+$("pass").addEventListener("click", pass);
+$("clear").addEventListener("click", clear);
+$("hint-button").addEventListener("click", hint);
+$("reveal").addEventListener("change", () => { if (state && state.game) drawEnd(); });
+$("new-game").addEventListener("click", newGame);
+
+// The keys listed on the page (#keys). Typing in a field, and Enter on a button, are left
+// to the browser.
+const KEYS = { enter: playSelected, p: pass, h: hint, c: clear, escape: clear,
+  n: () => { if (!state || !state.game || state.over) newGame(); } };
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  if (event.ctrlKey || event.metaKey || event.altKey || target.closest("input, select, textarea")) return;
+  const key = event.key.toLowerCase();
+  if (key === "enter" && target.closest("button, summary, a")) return;
+  if (KEYS[key]) { event.preventDefault(); KEYS[key](); return; }
+  const rank = RANKS[key] || (/^[2-9]$/.test(key) ? key : null);
+  if (rank && state && state.game) selectRank(rank);
 });
 
 // Another tab or a lost connection may have moved the game on: refresh when shown again.

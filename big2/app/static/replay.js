@@ -6,7 +6,7 @@
 let replay = null;
 let at = 0;
 const $ = (id) => document.getElementById(id);
-const NAMES = ["seat 0", "seat 1", "seat 2", "seat 3"];
+const NAMES = ["seat 0", "seat 1", "seat 2", "seat 3"]; // for replays that name no players
 
 function say(text, isError) {
   const box = $("message");
@@ -21,19 +21,22 @@ function show(index) {
   $("position").textContent = "move " + (frame.number) + " of " + (frames.length - 1 + frames[0].number);
   $("position").setAttribute("data-index", at);
   const move = frame.move;
+  const names = replay.names || NAMES;
   $("frame-move").replaceChildren(move
-    ? el("div", {}, "seat " + move.seat + ": ", moveEl(move))
+    ? el("div", {}, names[move.seat] + ": ", moveEl(move))
     : el("div", { class: "label" }, "the deal"));
-  $("table-area").replaceChildren(tableEl(frame.table, NAMES));
-  $("hands").replaceChildren(...frame.hands.map((cards, s) =>
-    el("div", { class: "seat" + (frame.turn === s ? " turn" : ""), id: "seat-" + s },
-      el("div", { class: "name" }, NAMES[s] + " (" + frame.counts[s] + " cards)"),
-      cards.length ? cardsEl(cards) : el("span", { class: "label" }, "went out"))));
-  const thought = move && move.thought ? thoughtEl(move.thought) : el("p", { class: "label" }, "Nothing recorded for this move.");
+  $("table-area").replaceChildren(tableEl(frame.table, names));
+  const seats = frame.hands.map((cards, s) => seatEl(s, {
+    label: names[s], count: frame.counts[s], last: frame.last[s], hand: cards,
+    turn: frame.turn === s, place: PLACES[s], old: frame.table === null,
+  }));
+  $("felt").replaceChildren($("table-area"), ...seats);
+  const thought = move && move.thought ? thoughtEl(move.thought)
+    : el("p", { class: "label" }, "Nothing recorded for this move (or it had no choice).");
   $("thought").replaceChildren(thought);
   const scores = $("scores");
   if (frame.scores) {
-    scores.textContent = "Seat " + frame.winner + " wins. Scores: " + frame.scores.join(", ");
+    scores.textContent = scoresText(frame.scores, frame.winner, names);
     scores.setAttribute("data-scores", JSON.stringify(frame.scores));
     scores.className = "";
   } else scores.className = "hidden";
@@ -43,7 +46,10 @@ function show(index) {
 
 function load(data) {
   replay = data;
-  $("title").textContent = (data.name ? data.name + ", " : "") + data.rules + " rules";
+  const about = [data.rules + " rules"];
+  if (data.seed !== null && data.seed !== undefined) about.push("seed " + data.seed);
+  if (data.date) about.push("played " + data.date);
+  $("title").textContent = (data.name ? data.name + ", " : "") + about.join(", ");
   say("");
   show(0);
 }
@@ -68,8 +74,9 @@ $("next").addEventListener("click", () => show(at + 1));
 $("last").addEventListener("click", () => show(Infinity));
 document.addEventListener("keydown", (event) => {
   if (!replay) return;
-  if (event.key === "ArrowRight") show(at + 1);
-  if (event.key === "ArrowLeft") show(at - 1);
+  if (event.target.closest("input, select, textarea")) return;
+  const steps = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: Infinity };
+  if (event.key in steps) { event.preventDefault(); show(steps[event.key]); }
 });
 
 if (window.BIG2_REPLAY) {
