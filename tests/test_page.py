@@ -58,19 +58,23 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 @pytest.fixture
 def page_at(browser: Any) -> Iterator[Any]:  # noqa: F811
-    """A function opening a page of a given width (each closed at the end)."""
+    """A function opening a page of a given width (each closed at the end); a script
+    error on any of them fails the test."""
     contexts: list[Any] = []
+    errors: list[str] = []
 
     def open_page(width: int) -> Any:
         context = browser.new_context(viewport={"width": width, "height": 800})
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)
+        page.on("pageerror", lambda error: errors.append(str(error)))
         return page
 
     yield open_page
     for context in contexts:
         context.close()
+    assert errors == []
 
 
 def screenshot(page: Any, name: str) -> None:
