@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from big2 import rules as R
-from big2.board import N_SEATS, Board
+from big2.board import HAND_SIZE, N_SEATS, Board
 from big2.cards import N_CARDS, format_cards
 from big2.game import Game, View
 from big2.log import GameLog
@@ -57,6 +57,7 @@ from big2.players.search import sample_deal
 from big2.render import render_text
 from envs.codecs import CatalogCodec
 from envs.rewards import final_rewards
+from observers import REGISTRY
 from observers import make as make_observer
 from observers.base import Observer
 from observers.encoders import HistoryObserver
@@ -71,7 +72,6 @@ except ImportError as e:  # the optional extra
 NAME = "python_big2"
 PARAMETERS = {"rules": "standard", "observer": "simple", "reward": "score"}
 REWARDS = ("score", "score_normalized", "win")  # the env's terminal, zero-sum rewards
-HAND = N_CARDS // N_SEATS
 # at most 13 + 3 x 12 plays (the losers keep a card each), each but the last followed
 # by at most three passes; one more history entry for CHARLESWORTH's automatic 3D
 MAX_DECISIONS = 49 + 3 * 48
@@ -155,12 +155,14 @@ def seat_observer(name: str, rules: R.Rules) -> Observer:
     >>> seat_observer("oracle", R.STANDARD)
     Traceback (most recent call last):
     ...
-    ValueError: observer 'oracle' sees every hand; an OpenSpiel observation holds one seat's
+    ValueError: observer 'oracle' sees every hand, but an OpenSpiel observation is one ...
     """
     observer = make_observer(name, rules)
     if observer.perfect_information:
+        fair = sorted(n for n, cls in REGISTRY.items() if not cls.perfect_information)
         raise ValueError(
-            f"observer {name!r} sees every hand; an OpenSpiel observation holds one seat's"
+            f"observer {name!r} sees every hand, but an OpenSpiel observation is one seat's; "
+            f"expected one of {fair}"
         )
     return observer
 
@@ -241,7 +243,7 @@ class BigTwoState(pyspiel.State):
         """The cards dealt so far to each seat, as masks."""
         hands = [0] * N_SEATS
         for i, card in enumerate(self.dealt):
-            hands[i // HAND] |= 1 << card
+            hands[i // HAND_SIZE] |= 1 << card
         return tuple(hands)
 
     def _action_to_string(self, player: int, action: int) -> str:

@@ -37,7 +37,7 @@ from big2 import rules as R
 from big2.game import View
 from big2.hand_ranking import HandRanking
 from big2.players import Agent, HeuristicAgent, play
-from envs.openspiel import NAME, BigTwoGame, BigTwoState, state_from_view
+from envs.openspiel import BigTwoGame, BigTwoState, state_from_view
 from envs.rewards import final_rewards
 
 ROLLOUTS = ("heuristic", "random")
@@ -94,7 +94,7 @@ class ISMCTSAgent:
         if self.rules.name not in R.PRESETS:
             raise ValueError(f"python_big2 plays the presets {sorted(R.PRESETS)}, not {rules}")
         self.simulations, self.uct_c, self.rollouts = simulations, uct_c, rollouts
-        self.game = BigTwoGame({"rules": self.rules.name, "reward": reward})
+        self.spiel = BigTwoGame({"rules": self.rules.name, "reward": reward})
         self._rng = random.Random(seed)
 
     def reset(self, seed: int) -> None:
@@ -105,9 +105,9 @@ class ISMCTSAgent:
         """The bot's move for ``view``'s seat: one of ``legal_moves``."""
         if len(legal_moves) == 1:
             return legal_moves[0]
-        state = state_from_view(self.game, view, self._rng)
+        state = state_from_view(self.spiel, view, self._rng)
         action = self._bot().step(state)
-        move = self.game.codec.decode(action)
+        move = self.spiel.codec.decode(action)
         if move not in legal_moves:
             raise ValueError(f"ISMCTS chose {move}, which is not among the legal moves")
         return move
@@ -120,7 +120,7 @@ class ISMCTSAgent:
             else mcts.RandomRolloutEvaluator(random_state=numpy_rng)
         )
         bot = ismcts.ISMCTSBot(
-            self.game, evaluator, self.uct_c, self.simulations, random_state=numpy_rng
+            self.spiel, evaluator, self.uct_c, self.simulations, random_state=numpy_rng
         )
         bot.set_resampler(self._resample)
         return bot
@@ -131,8 +131,5 @@ class ISMCTSAgent:
     def __repr__(self) -> str:
         return (
             f"ISMCTSAgent(rules={self.rules.name!r}, simulations={self.simulations}, "
-            f"uct_c={self.uct_c}, rollouts={self.rollouts!r}, reward={self.game.reward!r})"
+            f"uct_c={self.uct_c}, rollouts={self.rollouts!r}, reward={self.spiel.reward!r})"
         )
-
-
-__all__ = ["NAME", "AgentRollouts", "ISMCTSAgent"]

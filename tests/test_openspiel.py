@@ -120,15 +120,21 @@ def test_a_state_from_a_view_replays_the_public_moves():
     ],
 )
 def test_bad_parameters_are_refused_with_what_was_expected(params, message):
-    with pytest.raises(Exception, match=message):
+    with pytest.raises(ValueError, match=message):
         pyspiel.load_game(NAME, params)
 
 
-def test_games_pickle_with_their_parameters():
+def test_games_and_agents_pickle_with_their_parameters():
     game = pyspiel.load_game(NAME, {"rules": "charlesworth", "reward": "win"})
     again = pickle.loads(pickle.dumps(game))
     assert again.rules == game.rules and again.reward == "win"
     assert str(again) == str(game)
+    agent = ISMCTSAgent("charlesworth", seed=3, simulations=5)
+    copy = pickle.loads(pickle.dumps(agent))  # as the arena's worker processes get it
+    played = Game(game.rules, seed=1)
+    view, legal = played.view(played.turn), played.legal_moves()
+    assert len(legal) > 1
+    assert copy.act(view, legal) == agent.act(view, legal)
 
 
 def test_ismcts_plays_whole_games_in_the_arena_the_same_twice():
