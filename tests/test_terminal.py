@@ -260,3 +260,37 @@ def test_automatic_opening_is_announced(tmp_path):
     played = game.play(seed=1)
     assert played.log.moves[0].seat == 2  # seat 2 held 3D; seat 3 played next
     assert "  seat 2: 3♦ (single)" in out
+
+
+def test_version_comes_from_the_installed_metadata():
+    from importlib.metadata import version
+
+    result = cli("--version")
+    assert result.returncode == 0 and result.stdout == f"big2 {version('big2')}\n"
+
+
+@pytest.mark.parametrize("flag", ["--opponents", "--agents"])
+def test_play_takes_three_specs_as_serve_does(tmp_path, flag):
+    from big2.players import load_agent
+
+    specs = ["random:1", "greedy", "heuristic"]
+    args = ["play", "--seed", "3", "--seat", "1", "--no-color", "--log-dir", str(tmp_path)]
+    result = cli(*args, flag, *specs, stdin="1\n" * 300)
+    assert result.returncode == 0, result.stderr
+    opponents = [load_agent(s, STANDARD) for s in specs]
+    game, _, _ = session(tmp_path / "direct", ["1"] * 300, seat=1, opponents=opponents)
+    log, expected = saved_log(result.stdout), game.play(seed=random.Random(3)).log
+    assert (log.deal, log.moves) == (expected.deal, expected.moves)
+
+
+def test_play_and_serve_refuse_two_specs_alike():
+    for command in ("play", "serve"):
+        result = cli(command, "--opponents", "random", "greedy")
+        assert result.returncode == 1
+        assert f"big2 {command}: --opponents takes one agent spec or three, not 2" in result.stderr
+    from big2.app.cli import parser
+
+    serve = parser().parse_args(["serve", "--agents", "random", "greedy", "heuristic"])
+    assert serve.opponents == ["random", "greedy", "heuristic"]
+    assert parser().parse_args(["play"]).opponents == ["heuristic"]
+    assert parser().parse_args(["serve"]).opponents == ["trained"]
