@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet $(TORCH)
-	$(BIN)/pip install --quiet -e '.[dev,distributed,examples]'
+	$(BIN)/pip install --quiet -e '.[dev,distributed,examples,openspiel]'
 	touch $(STAMP)
 
 # one pytest-xdist worker per core, at most 4 (each holds torch and numba's kernels): on

@@ -15,6 +15,7 @@ removed again.
 from __future__ import annotations
 
 from big2.evaluation import evaluate
+from big2.evaluation.stats import interval_text
 from big2.game import Game, View
 from big2.players import load_agent
 from big2.players.search import SearchAgent
@@ -48,9 +49,9 @@ def main() -> None:
     for label, agent in agents.items():
         result = evaluate([agent, "heuristic", "heuristic", "heuristic"], args.deals, args.seed)
         seat = result.agents[0]
-        low, high = seat.win_share_ci
+        interval = interval_text(seat.win_share_ci, args.deals)
         print(
-            f"{label}: win share {seat.win_share:.3f} [{low:.3f}, {high:.3f}] against three "
+            f"{label}: win share {seat.win_share:.3f} {interval} against three "
             f"heuristic players, {args.deals} deals of seed {args.seed}",
             flush=True,
         )

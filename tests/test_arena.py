@@ -12,6 +12,7 @@ import pytest
 from big2.board import Board
 from big2.cards import DECK
 from big2.evaluation.arena import evaluate, play_game
+from big2.evaluation.stats import share_ci
 from big2.players import GreedyAgent, RandomAgent
 from big2.players.heuristic import HeuristicAgent
 from big2.rules import CHARLESWORTH, STANDARD
@@ -103,12 +104,12 @@ def test_summary_matches_the_games_played():
             scores[i][g // 4] += (sum(pay) if p is winner else -pay[seat]) / 4
     for i, a in enumerate(result.agents):
         assert a.games == 4 * n and a.wins == round(sum(wins[i]) * 4)
-        for values, mean, ci in ((wins[i], a.win_share, a.win_share_ci),
-                                 (scores[i], a.mean_score, a.mean_score_ci)):  # fmt: skip
-            m = sum(values) / n
-            half = 1.959964 * math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1) / n)
-            assert mean == pytest.approx(m)
-            assert ci == pytest.approx((m - half, m + half))
+        assert a.win_share == pytest.approx(sum(wins[i]) / n)
+        assert a.win_share_ci == pytest.approx(share_ci(wins[i], 4 * n))  # Wilson: test_stats
+        m = sum(scores[i]) / n
+        half = 1.959964 * math.sqrt(sum((v - m) ** 2 for v in scores[i]) / (n - 1) / n)
+        assert a.mean_score == pytest.approx(m)
+        assert a.mean_score_ci == pytest.approx((m - half, m + half))
 
 
 def test_win_shares_wins_and_scores_are_consistent():
@@ -133,7 +134,7 @@ def test_confidence_intervals_shrink_with_more_deals():
     for (w_few, s_few), (w_many, s_many) in zip(widths(16), widths(256), strict=True):
         assert w_many < w_few / 2 and s_many < s_few / 2
     one = evaluate(["greedy", "random", "random", "random"], 1, seed=5).agents[0]
-    assert one.win_share_ci == (one.win_share, one.win_share)  # one deal: no spread estimate
+    assert one.win_share_ci is None  # one deal: no interval (test_stats)
 
 
 def test_workers_do_not_change_results_but_seeds_do():

@@ -83,7 +83,7 @@ def test_scripted_game_with_mistakes_to_the_end(tmp_path):
     assert result.returncode == 0, result.stderr
     expected = [HELP, "No move 99: choose 1..4, p to pass or h for help.",
                 "No move 0: choose 1..4", "bad card '3X'", ". Type h for help.",
-                "QD is not a legal move now.", "5H is not a legal move now.",
+                "The first play of the game must include the 3♦.", "You do not hold 5H.",
                 "You cannot pass: you lead, so you must play.", "  you: 3♦ (single)"]  # fmt: skip
     at = 0
     for text in expected:  # each message, in order, then the typed move is played
@@ -164,7 +164,7 @@ def test_mistakes_change_nothing(tmp_path):
     assert [line for line in noisy_out if line.startswith("  ")] == [
         line for line in clean_out if line.startswith("  ")]  # fmt: skip
     assert noisy_out.count(HELP) == 6 and script.prompts[0] == "your move> "
-    assert "3D 3C 3H is not a legal move now." in noisy_out
+    assert "You do not hold 3H." in noisy_out
     assert "Type a move number, the cards to play, p to pass or h for help." in noisy_out
 
 
@@ -195,10 +195,10 @@ def test_other_seat_interrupt_and_screen(tmp_path):
     played = game.play(seed=SEED)
     assert out[0] == "You are seat 2. Type h for help." and out[-2] == "Quit."
     assert played.turn == 2 and all(e.seat != 2 for e in played.log.moves)
-    screen = next(line for line in out if "Legal moves:" in line)
+    screen = next(line for line in out if "Legal moves:" in line).split("\n")
     hand = cards_text(played.hand(2), False)
-    assert f"Your hand: {hand}" in screen and "Cards left: seat 0: " in screen
-    assert "seat 2:" not in screen.split("\n")[1]  # your own count is not listed
+    assert screen[-1] == f"Your hand: {hand}" and screen[-3].startswith("Cards left: seat 0: ")
+    assert "seat 2:" not in screen[-3]  # your own count is not listed
     assert (tmp_path / out[-1].split("/")[-1]).exists()
 
 
@@ -263,3 +263,127 @@ def test_automatic_opening_is_announced(tmp_path):
     played = game.play(seed=1)
     assert played.log.moves[0].seat == 2  # seat 2 held 3D; seat 3 played next
     assert "  seat 2: 3♦ (single)" in out
+
+
+def test_version_comes_from_the_installed_metadata():
+    from importlib.metadata import version
+
+    result = cli("--version")
+    assert result.returncode == 0 and result.stdout == f"big2 {version('big2')}\n"
+
+
+@pytest.mark.parametrize("flag", ["--opponents", "--agents"])
+def test_play_takes_three_specs_as_serve_does(tmp_path, flag):
+    from big2.players import load_agent
+
+    specs = ["random:1", "greedy", "heuristic"]
+    args = ["play", "--seed", "3", "--seat", "1", "--no-color", "--log-dir", str(tmp_path)]
+    result = cli(*args, flag, *specs, stdin="1\n" * 300)
+    assert result.returncode == 0, result.stderr
+    opponents = [load_agent(s, STANDARD) for s in specs]
+    game, _, _ = session(tmp_path / "direct", ["1"] * 300, seat=1, opponents=opponents)
+    log, expected = saved_log(result.stdout), game.play(seed=random.Random(3)).log
+    assert (log.deal, log.moves) == (expected.deal, expected.moves)
+
+
+def test_play_and_serve_refuse_two_specs_alike():
+    for command in ("play", "serve"):
+        result = cli(command, "--opponents", "random", "greedy")
+        assert result.returncode == 1
+        assert f"big2 {command}: --opponents takes one agent spec or three, not 2" in result.stderr
+    from big2.app.cli import parser
+
+    serve = parser().parse_args(["serve", "--agents", "random", "greedy", "heuristic"])
+    assert serve.opponents == ["random", "greedy", "heuristic"]
+    assert parser().parse_args(["play"]).opponents == ["heuristic"]
+    assert parser().parse_args(["serve"]).opponents == ["trained"]
+
+
+LONG = 2374  # seat 0 leads the first move with 38 legal moves (pairs, triples, flushes)
+
+
+def last_lines(buf: str, height: int = 24) -> list[str]:
+    """What a terminal of ``height`` lines shows when ``buf`` (no cursor codes) is printed."""
+    return buf.replace("\r\n", "\n").split("\n")[-height:]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pty test for Linux")
+def test_80x24_keeps_hand_table_and_counts_on_screen(tmp_path):
+    import fcntl
+    import struct
+    import termios
+
+    from big2.app.columns import shown_width
+
+    env = {k: v for k, v in ENV.items() if k not in ("COLUMNS", "LINES")}
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    cmd = [sys.executable, "-m", "big2.app.cli", "play", "--seed", str(LONG), "--log-dir",
+           str(tmp_path)]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env)
+    os.close(slave)
+    screens = []
+    try:
+        buf = read_until(master, "your move> ", "")
+        screens.append(last_lines(buf))
+        os.write(master, b"m\n")
+        buf = read_until(master, "your move> ", buf)
+        screens.append(last_lines(buf))
+        os.write(master, b"KD\n")
+        buf = read_until(master, "your move> ", buf)
+        screens.append(last_lines(buf))
+        os.write(master, b"q\n")
+        read_until(master, "Game log saved to", buf)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    shown = set()
+    for page, screen in enumerate(screens[:2], 1):
+        assert all(shown_width(line) <= 80 for line in screen)  # nothing wraps
+        assert f"Legal moves, page {page} of 2 (m: more):" in screen
+        assert [line.split(":")[0] for line in screen[-4:]] == [
+            "Cards left", "Table", "Your hand", "your move> "]  # fmt: skip
+        moves = "\n".join(line for line in screen if line.startswith("  "))
+        shown |= {int(n) for n in re.findall(r"(\d+)\. ", moves)}
+    assert shown == set(range(1, 39))  # every legal move on one page or the other
+    assert screens[2][-2:] == ["The first play of the game must include the 3♦.", "your move> "]
+    assert screens[2][-3] == "your move> KD"  # the terminal's echo
+    assert screens[2][-6].startswith("Cards left: seat 1: 13")  # still on screen
+
+
+def test_pages_of_moves_and_a_number_from_the_second(tmp_path):
+    game, _, out = session(tmp_path, ["m", "m", "m", "30"], opponents=[GreedyAgent()] * 3)
+    game.size = lambda: (80, 24)
+    played = game.play(seed=LONG)
+    assert played.log.moves[0].move is Game(seed=LONG).legal_moves()[29]
+    headings = [line for screen in out for line in screen.split("\n") if "Legal moves" in line]
+    assert headings[:4] == [f"Legal moves, page {p} of 2 (m: more):" for p in (1, 2, 1, 2)]
+    first = out[1].split("\n")
+    assert len(first) + 1 <= 24 - 4  # the screen and its prompt, below four announced moves
+    assert re.findall(r"(\d+)\. ", first[2])[:2] == ["1", "15"]  # read down the columns
+    wide, _, wide_out = session(tmp_path, ["q"])
+    wide.size = lambda: (200, 60)
+    wide.play(seed=LONG)
+    assert "Legal moves:" in wide_out[1] and " 38. " in wide_out[1]  # all on one page
+
+
+def test_the_terminal_gives_the_pages_reasons(tmp_path):
+    from big2.app.table import Refused, Table
+
+    table = Table([GreedyAgent()] * 3, ["greedy"] * 3, log_dir=None)
+    state = table.new(seed=SEED)
+    state = table.move(state["game"], state["version"], ["3D"])
+    tries = [["4D"], ["4D", "4C"], ["5H"], ["4D", "6D"], ["3C"]]
+    reasons = []
+    for cards in tries:
+        with pytest.raises(Refused) as refused:
+            table.move(state["game"], state["version"], cards)
+        reasons.append(str(refused.value))
+    assert "does not beat the single on the table" in reasons[0]
+    assert len(set(reasons)) == len(reasons)
+    game, _, out = session(tmp_path, ["3D", *(" ".join(c) for c in tries), "q"],
+                           opponents=[GreedyAgent()] * 3)  # fmt: skip
+    game.play(seed=SEED)
+    assert [line for line in out if line in reasons] == reasons

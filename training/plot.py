@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -13,8 +14,8 @@ import matplotlib.pyplot as plt
 
 
 def plot_curve(history: Sequence[dict[str, Any]], path: Path | str | IO[bytes]) -> None:
-    """Write a PNG of win share (with its 95% CI band) vs env steps per opponent, to a
-    file or a binary stream."""
+    """Write a PNG of win share (with its 95% CI band, none where an evaluation had one
+    deal) vs env steps per opponent, to a file or a binary stream."""
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for opponent in sorted({r["opponent"] for r in history}):
         rows = sorted(
@@ -22,9 +23,8 @@ def plot_curve(history: Sequence[dict[str, Any]], path: Path | str | IO[bytes]) 
         )
         steps = [r["env_step"] for r in rows]
         ax.plot(steps, [r["win_share"] for r in rows], marker="o", label=f"vs 3x {opponent}")
-        lo = [r["win_share_ci"][0] for r in rows]
-        hi = [r["win_share_ci"][1] for r in rows]
-        ax.fill_between(steps, lo, hi, alpha=0.2)
+        bands = [r["win_share_ci"] or (math.nan, math.nan) for r in rows]  # None: one deal
+        ax.fill_between(steps, [lo for lo, _ in bands], [hi for _, hi in bands], alpha=0.2)
     ax.axhline(0.25, color="grey", linestyle="--", linewidth=1, label="parity (0.25)")
     ax.set_xlabel("env steps (learner decisions)")
     ax.set_ylabel("win share (duplicate deals)")

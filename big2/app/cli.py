@@ -1,16 +1,20 @@
 """The ``big2`` command line.
 
-- ``big2 play [--opponents heuristic] [--seed N] [--log-dir DIR]``: play in the terminal.
+- ``big2 play [--opponents A [B C]] [--seed N] [--log-dir DIR]``: play in the terminal.
 - ``big2 arena --agents heuristic greedy random random --deals 1000 --seed 0``: evaluate.
 - ``big2 league --agents random heuristic trained --deals 100 --out DIR``: every pair head
   to head, rated with OpenSkill (:mod:`big2.evaluation.league`); resumable.
 - ``big2 agents``: the shipped agents, current and past (``NAME@YYYY-MM-DD``).
 - ``big2 replay FILE [--all]``: step through a saved game with every hand visible;
   ``--html`` writes it as one self-contained web page instead.
-- ``big2 serve [--agents A B C] [--hint A] [--rules R] [--port P]``: play and replay in a
-  browser
+- ``big2 serve [--opponents A [B C]] [--hint A] [--rules R] [--port P]``: play and replay
+  in a browser
   (loopback only unless ``--allow-network``; see :mod:`big2.app.server`, Safety).
 - ``big2 demo [--seed N]``: print one seeded game between baseline players.
+- ``big2 --version``: the installed version.
+
+``play`` and ``serve`` take their three agents alike: ``--opponents`` with one agent spec
+for all three seats or three specs (``--agents``, ``serve``'s former name, is an alias).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import replace
 from functools import partial
-from importlib.metadata import entry_points
+from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
 
 from big2 import rules as R
@@ -124,7 +128,7 @@ def _play_games(args: argparse.Namespace) -> None:
     from big2.app.terminal import TerminalGame, read_line
 
     rules = R.get(args.rules)
-    opponents, names = _opponents([args.opponents], rules)
+    opponents, names = _opponents(args.opponents, rules)
     color = False if args.no_color else None
     session = TerminalGame(opponents, rules, args.seat, args.log_dir, color, names=names)
     seed = random.SystemRandom().randrange(2**31) if args.seed is None else args.seed
@@ -164,7 +168,7 @@ def _opponents(text: Sequence[str], rules: R.Rules) -> tuple[list[Agent], list[s
         seed = specs[0].seed
         specs = [specs[0] if seed is None else replace(specs[0], seed=seed + i) for i in range(3)]
     if len(specs) != 3:
-        raise ValueError(f"give one agent spec or three, not {len(specs)}")
+        raise ValueError(f"--opponents takes one agent spec or three, not {len(specs)}")
     return [load_agent(s, rules) for s in specs], [str(s) for s in specs]
 
 
@@ -177,7 +181,7 @@ def _serve(args: argparse.Namespace) -> None:
     if problem := exposure_problem(args.host, args.allow_network):
         raise ValueError(problem)
     rules = R.get(args.rules)
-    agents, names = _opponents(args.agents, rules)
+    agents, names = _opponents(args.opponents, rules)
     log_dir = Path(args.log_dir)
     if problem := unwritable(log_dir):
         raise ValueError(
@@ -245,16 +249,12 @@ def _count(text: str) -> int:
 def parser() -> argparse.ArgumentParser:
     """The ``big2`` command's parser: one subcommand per way to play or watch."""
     top = argparse.ArgumentParser(prog="big2", description="Big Two for people and agents")
+    top.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     commands = top.add_subparsers(dest="command", required=True)
     rules = sorted(R.PRESETS)
 
     play = commands.add_parser("play", help="play against three agents in the terminal")
-    play.add_argument(
-        "--opponents",
-        default="heuristic",
-        help="an agent spec: random, greedy, heuristic, search, trained or a .pt file; "
-        "a policy with +search; :SEED to seed (see docs/agents.md)",
-    )
+    _add_opponents(play, "heuristic")
     play.add_argument(
         "--seed",
         type=int,
@@ -317,13 +317,7 @@ def parser() -> argparse.ArgumentParser:
         "port (and --allow-host names), only from its own pages, and listens on loopback "
         "only unless --allow-network is given (docs/browser.md, Safety).",
     )
-    serve.add_argument(
-        "--agents",
-        nargs="+",
-        default=["trained"],
-        metavar="AGENT",
-        help="one agent spec for all three seats, or three",
-    )
+    _add_opponents(serve, "trained")
     serve.add_argument("--rules", default="standard", choices=rules)
     serve.add_argument(
         "--host",
@@ -337,7 +331,7 @@ def parser() -> argparse.ArgumentParser:
         "--hint",
         metavar="AGENT",
         help="the agent spec whose top candidates the page's Hint shows for your hand "
-        "(default: the first of --agents)",
+        "(default: the first of --opponents)",
     )
     serve.add_argument("--log-dir", default="big2_logs", help="where game logs are saved")
     serve.add_argument(
@@ -370,6 +364,31 @@ def parser() -> argparse.ArgumentParser:
     demo_cmd.add_argument("--seed", type=int, default=0)
     demo_cmd.add_argument("--rules", default="standard", choices=rules)
     return top
+
+
+def _add_opponents(command: argparse.ArgumentParser, default: str) -> None:
+    """The ``--opponents`` of ``play`` and ``serve`` (``--agents``: an alias): see
+    :func:`_opponents`."""
+    command.add_argument(
+        "--opponents",
+        "--agents",
+        dest="opponents",
+        nargs="+",
+        default=[default],
+        metavar="AGENT",
+        help="one agent spec for all three seats (AGENT:S seeds them S, S+1, S+2), or three: "
+        "random, greedy, heuristic, search, trained or a .pt file, a policy with +search "
+        f"(docs/agents.md); default {default}. --agents is another name for it",
+    )
+
+
+def installed_version() -> str:
+    """The installed ``big2``'s version (from its metadata), or a note that it is not
+    installed (run from a source tree)."""
+    try:
+        return version("big2")
+    except PackageNotFoundError:
+        return "(not installed: no version)"
 
 
 @contextmanager

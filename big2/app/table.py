@@ -35,9 +35,10 @@ from big2.app.page_state import (
     table_dict,
     thought_dict,
 )
+from big2.app.reasons import chosen_move
 from big2.board import Board
 from big2.game import Game
-from big2.hand_ranking import PASS, HandRanking, classify
+from big2.hand_ranking import PASS, HandRanking
 from big2.log import PERSON, Candidate, GameLog, LogEntry, Thought, now
 from big2.players import Agent, play
 from big2.rules import STANDARD, Rules
@@ -188,18 +189,10 @@ class Table:
             raise Refused(f"{e}.") from None
         if len(cards) != mask.bit_count():
             raise Refused("The same card was chosen twice.")
-        if missing := mask & ~game.hand(self.seat):
-            raise Refused(f"You do not hold {C.format_cards(missing)}.")
-        combo = classify(mask, self.rules)
-        shown = C.format_cards(mask)
-        if combo is None:
-            raise Refused(
-                f"{shown} is not a combination: play a single, a pair, a triple or "
-                f"a five-card hand{_four_card_note(self.rules)}."
-            )
-        if combo not in game.legal_moves():
-            raise Refused(_why(game, combo))
-        return combo
+        try:
+            return chosen_move(game, mask)
+        except ValueError as e:
+            raise Refused(str(e)) from None
 
     def _leave_game(self) -> None:
         """Note the current game's log if it is unfinished; delete the oldest such logs
@@ -292,29 +285,6 @@ class _Stop:
 
     def act(self, view: Any, legal_moves: Any) -> HandRanking:
         raise AssertionError("the person's seat is not played by an agent")
-
-
-def _why(game: Game, combo: HandRanking) -> str:
-    """Why the combination ``combo``, held by the person, cannot be played now."""
-    shown = f"{C.format_cards(combo.cards, symbols=True)} ({combo.ranking.label})"
-    reason = game.why_illegal(combo)
-    if reason == "the first play must contain 3D":
-        return "The first play of the game must include the 3♦."
-    if reason.endswith("locked out until the table clears"):
-        return "You passed on this table: you may play again once it clears."
-    table = game.table
-    if table is not None and reason.startswith("the table holds"):
-        return (
-            f"The table holds {table.size} card{'s' if table.size > 1 else ''} "
-            f"({table.ranking.label}): play as many cards, or pass."
-        )
-    if table is not None:
-        return f"{shown} does not beat the {table.ranking.label} on the table."
-    return f"{shown} cannot be played now: {reason}."
-
-
-def _four_card_note(rules: Rules) -> str:
-    return " (or four of a kind)" if rules.four_card_plays else ""
 
 
 def replay_data(log: GameLog, name: str = "") -> dict[str, Any]:

@@ -1,7 +1,14 @@
 """Big Two in a terminal: a person against three agents, and a replay viewer.
 
 The person picks a legal move by its number, types its cards (``3D 3S``), ``p`` to
-pass, ``h`` for help or ``q`` to quit. Invalid input re-prompts and changes nothing.
+pass, ``h`` for help or ``q`` to quit. Invalid input re-prompts and changes nothing; cards
+that are not a legal move get the engine's reason, worded as the browser page words it
+(:mod:`big2.app.reasons`).
+
+The screen fits the terminal: the legal moves in columns (:mod:`big2.app.columns`), a
+page at a time when they fill more than the terminal's height (``m`` shows the next),
+then the opponents' card counts, the table and the hand, next to the prompt, so a long
+move list never pushes them off the screen (80x24 included).
 Every game's log is saved as JSON in the chosen folder after every move, and on
 quitting, on end of input and on SIGTERM or SIGHUP (:func:`stop_on_signals`), so closing
 the terminal loses nothing; it says who played (the opponents' specs, ``you``), the seed
@@ -13,6 +20,7 @@ from __future__ import annotations
 
 import os
 import select
+import shutil
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -21,7 +29,9 @@ from pathlib import Path
 from types import FrameType
 
 from big2 import cards as C
+from big2.app.columns import pages
 from big2.app.logs import new_log_name, save_log
+from big2.app.reasons import chosen_move
 from big2.board import Board, Seed
 from big2.game import Game, View
 from big2.hand_ranking import PASS, HandRanking
@@ -33,6 +43,7 @@ HELP = """Commands:
   <number>     play the legal move with that number
   <cards>      play those cards, e.g. 3D 3S (10 or T, suits D C H S or ♦ ♣ ♥ ♠)
   p            pass
+  m            the next page of legal moves (the screen again when all fit)
   h            this help
   q            quit (the game so far is saved)"""
 
@@ -40,6 +51,10 @@ RED, RESET, BOLD = "\033[31m", "\033[0m", "\033[1m"
 
 
 POLL = 0.25  # seconds: the longest a signal's handler waits while a terminal line is read
+# terminal lines a screen needs besides its move list: the moves announced since the
+# person's last turn (three seats' and the person's own), a blank line, the list's
+# heading, the card counts, the table, the hand and the prompt
+AROUND_MOVES = 10
 
 
 class Quit(Exception):
@@ -128,7 +143,10 @@ def move_text(move: HandRanking, color: bool) -> str:
 
 class TerminalGame:
     """One person (``seat``) against ``opponents`` (agents for the other three seats),
-    named in the logs by ``names`` (their agent specs; default: each agent's ``name``)."""
+    named in the logs by ``names`` (their agent specs; default: each agent's ``name``).
+
+    ``size`` gives the terminal's (columns, lines), asked at every screen.
+    """
 
     def __init__(
         self,
@@ -139,6 +157,7 @@ class TerminalGame:
         color: bool | None = None,
         read: Callable[[str], str] = read_line,
         write: Callable[[str], None] = print,
+        size: Callable[[], tuple[int, int]] = shutil.get_terminal_size,
         names: Sequence[str] | None = None,
     ) -> None:
         if len(opponents) != 3:
@@ -159,7 +178,7 @@ class TerminalGame:
                 f"cannot save game logs in {self.log_dir} ({problem}); choose another --log-dir"
             )
         self.color = _wants_color() if color is None else color
-        self.read, self.write = read, write
+        self.read, self.write, self.size = read, write, size
         self._problem: str | None = None
 
     def play(self, seed: Seed = None) -> Game:
@@ -220,14 +239,19 @@ class TerminalGame:
             self.write(text)
 
     def ask(self, game: Game) -> HandRanking:
-        """Show the person's screen and read moves until one is legal (``q`` quits)."""
-        legal = game.legal_moves()
-        self.write(self._screen(game, legal))
+        """Show the person's screen and read moves until one is legal (``q`` quits;
+        ``m`` shows the next page of moves)."""
+        legal, page = game.legal_moves(), 0
+        self.write(self._screen(game, legal, page))
         while True:
             try:
                 answer = self.read("your move> ").strip()
             except (EOFError, KeyboardInterrupt):
                 raise Quit from None  # end of input counts as quitting: the log is saved
+            if answer.lower() in ("m", "more"):
+                page += 1
+                self.write(self._screen(game, legal, page))
+                continue
             move, problem = self._parse(answer, game, legal)
             if move is not None:
                 return move
@@ -257,26 +281,32 @@ class TerminalGame:
             cards = C.parse_cards(answer)
         except ValueError as e:
             return None, f"{e}. Type h for help."
-        found = next((m for m in legal if m.cards == cards), None)
-        if found is None:
-            return None, f"{C.format_cards(cards) or 'nothing'} is not a legal move now."
-        return found, ""
+        try:
+            return chosen_move(game, cards), ""
+        except ValueError as e:
+            return None, str(e)
 
-    def _screen(self, game: Game, legal: Sequence[HandRanking]) -> str:
+    def _screen(self, game: Game, legal: Sequence[HandRanking], page: int) -> str:
+        """The legal moves (page ``page`` of them, counted round), then the card counts,
+        the table and the hand, which end next to the prompt."""
+        width, height = self.size()
+        items = [f"{i:>3}. {move_text(m, self.color)}" for i, m in enumerate(legal, 1)]
+        shown = pages(items, width - 2, max(3, height - AROUND_MOVES))
+        heading = "Legal moves:"
+        if len(shown) > 1:
+            heading = f"Legal moves, page {page % len(shown) + 1} of {len(shown)} (m: more):"
+        moves = [f"  {line}" for line in shown[page % len(shown)]]
+        return "\n".join(["", heading, *moves, *self._status(game)])
+
+    def _status(self, game: Game) -> list[str]:
+        """The opponents' card counts, the table and the person's hand."""
         color = self.color
         others = ", ".join(
             f"seat {s}: {game.hand(s).bit_count()}" for s in range(4) if s != self.seat
         )
         table = "(empty: you lead)" if game.table is None else move_text(game.table, color)
-        lines = [
-            "",
-            f"Cards left: {others}",
-            f"Table: {table}",
-            f"Your hand: {cards_text(game.hand(self.seat), color)}",
-            "Legal moves:",
-        ]
-        lines += [f"  {i:>3}. {move_text(m, color)}" for i, m in enumerate(legal, 1)]
-        return "\n".join(lines)
+        hand = cards_text(game.hand(self.seat), color)
+        return [f"Cards left: {others}", f"Table: {table}", f"Your hand: {hand}"]
 
 
 def _one_move(game: Game, agents: Sequence[Agent]) -> None:

@@ -3,9 +3,10 @@
 Each deal is played four times with the agents rotated, so every agent plays every
 hand once and most of the luck of the deal cancels. Per agent the arena reports win
 share, mean score, and 95% confidence intervals over deals (a deal's value is the
-agent's mean over its four games). Results do not depend on the number of workers:
-each game's deal and each agent's randomness come from seeds derived from
-(seed, deal, rotation, seat).
+agent's mean over its four games): the win share's is Wilson's, inside [0, 1] and
+undefined on one deal (None; :mod:`big2.evaluation.stats`), the mean score's normal.
+Results do not depend on the number of workers: each game's deal and each agent's
+randomness come from seeds derived from (seed, deal, rotation, seat).
 
 >>> from big2.players import GreedyAgent, RandomAgent
 >>> result = evaluate([GreedyAgent(), RandomAgent(), RandomAgent(), RandomAgent()], 20, seed=0)
@@ -27,7 +28,7 @@ from typing import Any
 
 from big2.board import N_SEATS, Board
 from big2.evaluation.backends import Backend
-from big2.evaluation.stats import mean, normal_ci
+from big2.evaluation.stats import Interval, interval_text, mean, normal_ci, share_ci
 from big2.game import Game
 from big2.log import now, unwritable
 from big2.players import Agent, agent_name, load_agent, play
@@ -36,13 +37,14 @@ from big2.rules import STANDARD, Rules
 
 @dataclass(frozen=True)
 class AgentResult:
-    """One agent's results over all games (CIs over deals)."""
+    """One agent's results over all games (CIs over deals; ``win_share_ci`` is None from
+    one deal)."""
 
     name: str
     games: int
     wins: int
     win_share: float
-    win_share_ci: tuple[float, float]
+    win_share_ci: Interval | None
     mean_score: float
     mean_score_ci: tuple[float, float]
 
@@ -63,7 +65,7 @@ class ArenaResult:
         head += f"{'mean score':>12}{'95% CI':>19}"
         rows = [head, "-" * len(head)]
         for a in self.agents:
-            ws = f"[{a.win_share_ci[0]:.3f}, {a.win_share_ci[1]:.3f}]"
+            ws = interval_text(a.win_share_ci, self.deals)
             ms = f"[{a.mean_score_ci[0]:+.2f}, {a.mean_score_ci[1]:+.2f}]"
             row = f"{a.name:<22}{a.games:>7}{a.win_share:>11.3f}{ws:>17}"
             rows.append(row + f"{a.mean_score:>+12.2f}{ms:>19}")
@@ -78,13 +80,16 @@ class ArenaResult:
         return json.dumps(self.to_dict(), indent=2)
 
     def to_csv(self) -> str:
+        """One row per agent; a win share's bounds are empty cells where there is no
+        interval (one deal)."""
         out = io.StringIO()
         writer = csv.writer(out)
         share = ["win_share", "win_share_lo", "win_share_hi"]
         score = ["mean_score", "mean_score_lo", "mean_score_hi"]
         writer.writerow(["agent", "games", "wins", *share, *score])
         for a in self.agents:
-            figures = (a.win_share, *a.win_share_ci, a.mean_score, *a.mean_score_ci)
+            bounds = a.win_share_ci or ("", "")
+            figures = (a.win_share, *bounds, a.mean_score, *a.mean_score_ci)
             writer.writerow([a.name, a.games, a.wins, *figures])
         return out.getvalue()
 
@@ -264,7 +269,7 @@ def summarise(
                 games=n * N_SEATS,
                 wins=sum(d[i][0] for d in per_deal),
                 win_share=mean(wins),
-                win_share_ci=normal_ci(wins),
+                win_share_ci=share_ci(wins, n * N_SEATS),
                 mean_score=mean(scores),
                 mean_score_ci=normal_ci(scores),
             )

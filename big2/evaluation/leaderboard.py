@@ -6,10 +6,12 @@
 - per agent (ranked by rating): its OpenSkill ``rating`` (mu) and ``sigma``, its
   ``win_share`` and ``mean_score`` per seat over every game it sat in (a game with three
   copies of it counts each seat, so 0.25 is parity as in the arena), their 95% intervals
-  over (match, deal) pairs (a pair's value is the agent's mean over its seats of the
-  deal's four games), and ``games``, the games it sat in;
+  (the win share's Wilson's, :mod:`big2.evaluation.stats`) over (match, deal) pairs (a
+  pair's value is the agent's mean over its seats of the deal's four games), and
+  ``games``, the games it sat in;
 - per match (``head_to_head``): the single agent's win share and mean score against three
-  of the other, with 95% intervals over deals, as the arena reports them.
+  of the other, with 95% intervals over deals, as the arena reports them (no win-share
+  interval, None, from one deal).
 
 >>> result = summarise_league(("greedy", "random"), "standard", 1, 0, {
 ...     (0, 1): [[((20, -5, -10, -5), 0)] * 4], (1, 0): [[((-9, 3, 2, 4), 1)] * 4]})
@@ -28,11 +30,10 @@ from typing import Any
 from big2.board import N_SEATS
 from big2.evaluation.arena import Seating
 from big2.evaluation.ratings import Ratings
-from big2.evaluation.stats import mean, normal_ci
+from big2.evaluation.stats import Interval, interval_text, mean, normal_ci, share_ci
 
 Match = tuple[int, int]  # (the agent in one seat, the agent in the other three), by index
 Games = list[list[Seating]]  # a match's games: per deal, per rotation, by seat slot
-Interval = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Standing:
     rating: float
     sigma: float
     win_share: float
-    win_share_ci: Interval
+    win_share_ci: Interval | None
     mean_score: float
     mean_score_ci: Interval
     games: int
@@ -57,7 +58,7 @@ class HeadToHead:
     three: str
     games: int
     win_share: float
-    win_share_ci: Interval
+    win_share_ci: Interval | None
     mean_score: float
     mean_score_ci: Interval
 
@@ -116,16 +117,17 @@ def _standing(spec: str, k: int, ratings: Ratings, games: Mapping[Match, Games])
             seats = len(slots) * len(deal)
             wins.append(sum(w in slots for _, w in deal) / seats)
             scores.append(sum(s[slot] for s, _ in deal for slot in slots) / seats)
-    figures = (mean(wins), normal_ci(wins), mean(scores), normal_ci(scores))
     sat = N_SEATS * len(wins)
+    figures = (mean(wins), share_ci(wins, sat), mean(scores), normal_ci(scores))
     return Standing(spec, ratings.mu(spec), ratings.sigma(spec), *figures, games=sat)
 
 
 def _head_to_head(one: str, three: str, deals: Games) -> HeadToHead:
     wins = [sum(w == 0 for _, w in deal) / len(deal) for deal in deals]
     scores = [sum(s[0] for s, _ in deal) / len(deal) for deal in deals]
-    figures = (mean(wins), normal_ci(wins), mean(scores), normal_ci(scores))
-    return HeadToHead(one, three, N_SEATS * len(deals), *figures)
+    games = N_SEATS * len(deals)
+    figures = (mean(wins), share_ci(wins, games), mean(scores), normal_ci(scores))
+    return HeadToHead(one, three, games, *figures)
 
 
 def _ranking(result: LeagueResult) -> list[str]:
@@ -141,7 +143,7 @@ def _ranking(result: LeagueResult) -> list[str]:
         "|---|---|---|---|---|---|",
     ]
     for place, a in enumerate(result.agents, 1):
-        share = f"{a.win_share:.3f} [{a.win_share_ci[0]:.3f}, {a.win_share_ci[1]:.3f}]"
+        share = f"{a.win_share:.3f} {interval_text(a.win_share_ci, a.games // N_SEATS)}"
         score = f"{a.mean_score:+.2f} [{a.mean_score_ci[0]:+.2f}, {a.mean_score_ci[1]:+.2f}]"
         rating = f"{a.rating:.2f} ({a.sigma:.2f})"
         lines.append(f"| {place} | `{a.spec}` | {rating} | {share} | {score} | {a.games} |")
