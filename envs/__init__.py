@@ -2,7 +2,9 @@
 
 - ``big2/BigTwo-v0``, the PettingZoo AEC env (:mod:`envs.big2_env`);
 - ``big2/Big2-v0``, gymnasium's id of the vector env (:mod:`envs.vector`), for
-  ``gymnasium.make_vec`` (``"envs:big2/Big2-v0"`` imports this module first).
+  ``gymnasium.make_vec`` (``"envs:big2/Big2-v0"`` imports this module first);
+- ``big2/Big2Single-v0``, gymnasium's id of the one-seat env (:mod:`envs.single`), for
+  ``gymnasium.make``.
 
 >>> import envs, gymnasium, pettingzoo
 >>> aec = pettingzoo.make("aec", "big2/BigTwo-v0", observer="card_counting")
@@ -25,8 +27,11 @@ __all__ = ["env", "raw_env"]
 
 ENV_ID = "big2/BigTwo-v0"
 VECTOR_ID = "big2/Big2-v0"
+SINGLE_ID = "big2/Big2Single-v0"
 
 if ENV_ID not in pettingzoo.env_registry.registration.aec_registry:
     pettingzoo.register("aec", ENV_ID, entry_point="envs.big2_env:env")
 if VECTOR_ID not in gymnasium.registry:
     gymnasium.register(VECTOR_ID, vector_entry_point="envs.vector:Big2VectorEnv")
+if SINGLE_ID not in gymnasium.registry:
+    gymnasium.register(SINGLE_ID, entry_point="envs.single:Big2SingleEnv")

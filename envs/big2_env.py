@@ -65,6 +65,31 @@ cheats by design. Its rows are absolute seats (0..3), and its layout is that of
 
 STATE_LAYOUT
 
+## Parallel API
+
+PettingZoo's `turn_based_aec_to_parallel` makes a parallel env of it (it passes
+`pettingzoo.test.parallel_api_test`, which the tests run under both rule sets). Each
+`step(actions)` plays the action of the seat to act, the one agent whose `action_mask`
+marks legal actions, and ignores the others' (the dict needs the acting agent's key, the
+others may be left out); every agent's observation, reward and termination come back at
+every step, and the final rewards land on the step that ends the game.
+
+>>> from envs.big2_env import env
+>>> from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+>>> par = turn_based_aec_to_parallel(env())
+>>> observations, infos = par.reset(seed=0)
+>>> [agent for agent, obs in observations.items() if obs["action_mask"].any()]
+['player_0']
+>>> observations, rewards, terminations, truncations, infos = par.step({"player_0": 0})
+>>> [agent for agent, obs in observations.items() if obs["action_mask"].any()]
+['player_1']
+
+## One seat
+
+For single-agent code (SB3's `MaskablePPO` among others), `big2/Big2Single-v0` is a
+gymnasium `Env` on this game: one learner seat drawn for each game, opponents by agent
+spec moving inside `step`, and `action_masks()` (docs/single.md).
+
 ## Version history
 
 - v0: initial release.

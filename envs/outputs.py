@@ -1,7 +1,7 @@
 """What :class:`envs.vector.Big2VectorEnv` returns, in arrays allocated once and written in place.
 
-PufferLib's layout: the observations, legal rows, rewards, terminations and the finished
-games' records live in buffers made when the env is, and every step writes into them.
+The observations, legal rows, rewards, terminations and the finished games' records
+live in buffers made when the env is, and every step writes into them.
 Only what changed is written: the rows that held a decision last step are cleared (zero
 observations, :data:`~envs.decisions.PAD` legal entries), the rows deciding now are
 written, so a step costs the rows it touches, not the whole batch. Between steps every

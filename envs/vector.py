@@ -15,7 +15,7 @@ The games run in a compiled engine (:mod:`envs.engine`) that the tests check mov
 move against :mod:`big2.game`.
 
 **Buffers.** Everything ``reset`` and ``step`` return lives in arrays made once, with
-the env (:mod:`envs.outputs`, PufferLib's layout), and each step writes only the rows
+the env (:mod:`envs.outputs`), and each step writes only the rows
 that held or hold a decision. With ``copy=True`` (the default, as gymnasium's
 ``SyncVectorEnv``) the caller gets copies, which are its own to keep and change. With
 ``copy=False`` it gets the buffers themselves, which the next ``step`` or ``reset``
@@ -35,10 +35,10 @@ inside ``step`` until it is the learner's turn again or the game ends, and the l
 receives every reward that lands meanwhile.
 ``info["seat"]`` is the learner's seat in the game now in the slot.
 
-**Who acts: every seat.** With ``opponents=None`` the caller plays all four seats, laid
-out as PufferLib lays out turn-based games: ``num_envs`` (a multiple of 4) counts
-*agents*, agent ``k`` is seat ``k % 4`` of game ``k // 4``, and every agent is a
-sub-environment with its own observation, reward and episode (its game, from its seat).
+**Who acts: every seat.** With ``opponents=None`` the caller plays all four seats, one
+agent per seat: ``num_envs`` (a multiple of 4) counts *agents*, agent ``k`` is seat
+``k % 4`` of game ``k // 4``, and every agent is a sub-environment with its own
+observation, reward and episode (its game, from its seat).
 Each ``step`` advances every game by one decision of the seat whose turn it is:
 ``info["acting"]`` marks those agents, only their entries of the action array are read
 (the others' are ignored), and only their rows are filled: the other agents, who have

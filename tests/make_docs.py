@@ -5,6 +5,7 @@
 
 - ``docs/env.md``: the module docstring of ``envs/big2_env.py``, which is the env's
   documentation page (its layout tables are filled in when the module is imported);
+- ``docs/single.md``: the module docstring of ``envs/single.py``, the one-seat env's page;
 - ``docs/observers.md``: one section per registered observer (``observers.REGISTRY``,
   each built by ``observers.make(name)`` with the default rules and parameters): its
   class docstring and its ``layout()`` table;
@@ -23,8 +24,10 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import envs.big2_env
+import envs.single
 import envs.vector
 import observers
 
@@ -51,10 +54,21 @@ def markdown(doc: str) -> str:
     return doc.replace("``", "`")
 
 
+def module_page(module: ModuleType) -> str:
+    """A page that is ``module``'s docstring, as it is (Markdown already)."""
+    doc = inspect.cleandoc(module.__doc__ or "")
+    path = module.__name__.replace(".", "/") + ".py"
+    return header(f"the module docstring of `{path}`") + doc + "\n"
+
+
 def env_page() -> str:
     """``docs/env.md``: the env module's docstring."""
-    doc = inspect.cleandoc(envs.big2_env.__doc__ or "")
-    return header("the module docstring of `envs/big2_env.py`") + doc + "\n"
+    return module_page(envs.big2_env)
+
+
+def single_page() -> str:
+    """``docs/single.md``: the one-seat env module's docstring."""
+    return module_page(envs.single)
 
 
 def vector_page() -> str:
@@ -103,6 +117,7 @@ def observers_page() -> str:
 PAGES: dict[str, Callable[[], str]] = {
     "env.md": env_page,
     "observers.md": observers_page,
+    "single.md": single_page,
     "vector.md": vector_page,
 }
 

@@ -9,7 +9,8 @@ import pettingzoo
 import pytest
 from env_helpers import CODECS, OBSERVER_NAMES, PRESETS, play_out, random_action
 from gymnasium import spaces
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import envs
 import observers
@@ -55,6 +56,24 @@ def test_pettingzoo_make_after_import():
     obs, *_ = aec.last()
     assert obs["action_mask"].any()
     api_test(pettingzoo.make("aec", "big2/BigTwo-v0"), num_cycles=1000)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_pettingzoo_parallel_conversion_passes_parallel_api_test(rules):
+    par = turn_based_aec_to_parallel(env(rules=rules, observer="card_counting", actions="hand"))
+    parallel_api_test(par, num_cycles=1000)
+    observations, _ = par.reset(seed=1)
+    rng = np.random.default_rng(1)
+    terminations = {}
+    while not any(terminations.values()):
+        acting = [a for a, obs in observations.items() if obs["action_mask"].any()]
+        assert len(acting) == 1  # one seat to act, the others' actions ignored
+        move = random_action(observations[acting[0]], rng)
+        actions = dict.fromkeys(par.agents, 0) | {acting[0]: move}
+        observations, rewards, terminations, _, _ = par.step(actions)
+    game = par.unwrapped.game
+    assert all(terminations.values()) and game.is_over
+    assert [rewards[f"player_{s}"] for s in range(4)] == list(game.scores())
 
 
 @pytest.mark.parametrize("rules", PRESETS)

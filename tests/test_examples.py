@@ -14,7 +14,10 @@ RUNS = {
                          "--rollout", "32", "--eval-deals", "3"],
     "cleanrl all seats": ["cleanrl_ppo.py", "--mode", "all-seats", "--total-steps", "1500",
                           "--games", "8", "--rollout", "32", "--eval-deals", "3"],
-    "sb3 maskable ppo": ["sb3_maskable_ppo.py", "--steps", "256", "--eval-deals", "3"],
+    "sb3 maskable ppo": ["sb3_maskable_ppo.py", "--steps", "256", "--envs", "2", "--rollout",
+                         "64", "--batch", "64", "--eval-deals", "3"],
+    "sb3 pettingzoo tutorial": ["sb3_pettingzoo_tutorial.py", "--steps", "256", "--eval-deals",
+                                "3"],
     "tianshou pettingzoo": ["tianshou_pettingzoo.py", "--epochs", "1", "--epoch-steps", "300",
                             "--envs", "2", "--eval-deals", "3"],
 }  # fmt: skip
