@@ -16,6 +16,7 @@ import time
 import pyspiel
 
 from big2.evaluation import evaluate
+from big2.evaluation.stats import interval_text
 from big2.rules import PRESETS
 from envs.openspiel import NAME
 from envs.openspiel_agent import ROLLOUTS, ISMCTSAgent
@@ -50,10 +51,10 @@ def main(argv: list[str] | None = None) -> float:
     print(result.table())
     print(f"{time.perf_counter() - started:.0f} s for {result.games} games")
     me = result.agents[0]
-    low, high = me.win_share_ci
+    interval = interval_text(me.win_share_ci, args.deals)  # none on one deal
     print(
-        f"ISMCTS win share vs three heuristic players: {me.win_share:.3f} [{low:.3f}, "
-        f"{high:.3f}] ({args.deals} duplicate deals of seed {args.seed}; parity 0.25)"
+        f"ISMCTS win share vs three heuristic players: {me.win_share:.3f} {interval} "
+        f"({args.deals} duplicate deals of seed {args.seed}; parity 0.25)"
     )
     return me.win_share
 
