@@ -4,7 +4,11 @@ Masked PPO (Tianshou's ``PPO``) or masked DQN (Tianshou's ``DQN``) on
 :class:`envs.vector.Big2VectorEnv`: ``--envs`` games stepped together, experience
 collected by :mod:`training.rollout` into Tianshou buffers, legal actions only end to
 end. The learner plays one seat against ``--opponents`` (agent specs and ``self``:
-frozen snapshots of itself), or every seat (``--opponents self-all``). Every run writes
+frozen snapshots of itself), or every seat (``--opponents self-all``), or, with
+``self-all`` among other opponents, a table drawn for each game (self-play, or one seat
+against three of an entry; ``self`` there is prioritized fictitious self-play:
+:mod:`training.pfsp`). ``--exploit AGENT`` measures how much a fresh learner takes from
+an agent (:func:`exploit_settings`; ``RUN_DIR/exploit.json``). Every run writes
 to its own directory: ``config.json``, TensorBoard logs (``tb/``), ``latest.pt`` and
 ``best.pt`` (the best evaluation: mean score, or win share for the ``win`` reward),
 ``evaluations.json`` (arena results against fixed opponents on fixed duplicate deals
@@ -155,9 +159,10 @@ BEST_KEYS = ("win_share", "win_share_ci", "mean_score", "mean_score_ci")  # of i
 def exploit_settings(agent: str) -> dict[str, Any]:
     """What ``--exploit AGENT`` starts from: the defaults (a fresh learner of the shipped
     agent's network, PPO) for 2M decisions against three frozen copies of ``agent`` (one
-    draw seats all three), evaluated against three of it on the recipes' 1,000 held-out
-    deals (:data:`~training.recipes.book.REPORT_SEED`: the deals nothing was chosen on) every
-    250k, in ``runs/exploit/AGENT``, under the agent's own rules when it is a checkpoint.
+    draw seats all three) in 256 games at once, evaluated against three of it on the
+    recipes' 1,000 held-out deals (:data:`~training.recipes.book.REPORT_SEED`: the deals
+    nothing was chosen on) every 250k, in ``runs/exploit/AGENT``, under the agent's own
+    rules when it is a checkpoint.
 
     >>> settings = exploit_settings("greedy")
     >>> settings["opponents"], settings["eval_seed"], settings["run_dir"]
@@ -172,6 +177,7 @@ def exploit_settings(agent: str) -> dict[str, Any]:
         "eval_seed": REPORT_SEED,
         "steps": 2_000_000,
         "epoch_steps": 250_000,
+        "envs": 256,  # the frozen copies answer for 4 times the games per forward pass
         "run_dir": f"runs/exploit/{folder}",
     }
     with suppress(checkpoint.CheckpointError):  # not a checkpoint: --rules says

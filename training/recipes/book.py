@@ -228,6 +228,7 @@ def population(current: str, former: str, steps: int) -> Stage:
         "lr": 1e-4,
         "steps": steps,
         "epoch_steps": 1_000_000,
+        "envs": 256,
         "collect_steps": 16_384,
         "ppo_repeat": 2,
         "snapshot_every": 2,
@@ -235,7 +236,14 @@ def population(current: str, former: str, steps: int) -> Stage:
     return Stage("population", settings)
 
 
-POPULATION_STEPS = 40_000_000  # decisions a member trains: see docs/training.md
+# Sizes measured on the population's tables (lab/notes.md, "Sizing the population
+# stage"): 256 games let the opponents' networks answer for four times the games per
+# call, collections of 16,384 in two passes update at twice the rate of 8,192 in four,
+# and the same five minutes gave 1.6 times the decisions of 64 games and 16,384 (2.4
+# times today's 8,192 x 4) with no difference in the validation figures; 32,768 gained
+# nothing more. At about 1,500 decisions/s a member, 40M decisions take about 7 1/2 hours
+# of the 8 a shipped agent may train, two members side by side on 2 cores.
+POPULATION_STEPS = 40_000_000
 
 # The candidates for the next shipped agents: each member starts from the matching member
 # of the shipped agent it may succeed (named by the day it shipped, so that the recipe
