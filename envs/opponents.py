@@ -10,7 +10,9 @@ evaluates against (a pool's seats still draw their own members).
 With :data:`SELF_ALL` in the list (``draw="game"`` only), one draw picks each game's
 whole table: :data:`SELF_ALL` seats the caller at all four seats (no opponents), any other
 entry seats the learner as above and three of that entry (a pool: one member drawn for
-all three seats, three copies of one snapshot). The caller's seats are those of kind -1.
+all three seats, three copies of one snapshot); an entry listed more than once (to be
+drawn more often) is seated as its first listing, so all its games move in one call.
+The caller's seats are those of kind -1.
 Opponents move in rounds: every game waiting on an opponent gets one move per round,
 grouped by kind so that each kind answers for all its games at once (``random`` on the
 legal rows, ``greedy`` and ``heuristic`` each in one compiled call
@@ -84,9 +86,12 @@ class Opponents:
         # no pool members to draw and no agents to reseed when a game starts
         self._plain = not self.agents and not any(isinstance(m, list | Pool) for m in self.mix)
         self._codes = _compiled_codes(self.mix)
+        # the seats' kind of each entry: with tables drawn, an entry listed again (a rate)
+        # is seated as its first listing, so its games move together, in one call
+        self.canonical = _first_listings(self.mix) if self.tables else np.arange(len(self.mix))
         n = len(self.games.turn)
         self._all = np.arange(n)
-        self.kind = np.full((n, 4), -1, np.int64)  # index in mix; -1: the caller's seat
+        self.kind = np.full((n, 4), -1, np.int64)  # index in mix (canonical); -1: the caller's
         self.member = np.full((n, 4), -1, np.int64)  # in a pool; -1: none (or plays random)
         self.table = np.full(n, -1, np.int64)  # index in mix of the one draw; -1: none
         self.learner = np.zeros(n, np.int64)  # the caller's one seat; -1: none or all four
@@ -108,6 +113,7 @@ class Opponents:
             if table >= 0 and self.self_all[table]:
                 seat, draws[:] = -1, -1  # the caller plays every seat
             else:
+                draws = self.canonical[draws]
                 draws[seat] = -1
             self._seat(slot, seat, draws)
             self.table[slot] = table
@@ -121,7 +127,7 @@ class Opponents:
             draws = self.rng.integers(n, size=(len(slots), 4))
         else:
             tables = self.rng.integers(n, size=len(slots))
-            draws = np.repeat(tables[:, None], 4, axis=1)
+            draws = np.repeat(self.canonical[tables][:, None], 4, axis=1)
         draws[np.arange(len(slots)), learners] = -1
         if self.tables:  # the caller plays every seat of those games
             mine = self.self_all[tables]
@@ -315,6 +321,21 @@ def check_mix(mix: Any) -> None:
         )
         if not (isinstance(entry, str) or callable(entry) or pool):
             raise ValueError(f"opponents[{i}] is {entry!r}; {expected}")
+
+
+def _first_listings(mix: list[Entry]) -> np.ndarray:
+    """For each entry of ``mix``, the index where it is first listed (a spec by its name,
+    anything else by identity).
+
+    >>> pool = []
+    >>> _first_listings([SELF_ALL, "heuristic", pool, "heuristic", pool, []]).tolist()
+    [0, 1, 2, 1, 2, 5]
+    """
+
+    def same(a: Entry, b: Entry) -> bool:
+        return a == b if isinstance(a, str) and isinstance(b, str) else a is b
+
+    return np.array([next(j for j in range(i + 1) if same(mix[j], e)) for i, e in enumerate(mix)])
 
 
 def _compiled_codes(mix: list[Entry]) -> np.ndarray | None:

@@ -57,11 +57,12 @@ class Pool:
 
     @weights.setter
     def weights(self, weights: Sequence[float] | None) -> None:
-        if weights is None:
-            self._weights = self._chances = None
-            return
-        self._weights = _checked_weights(weights, len(self._members))
-        self._chances = self._weights / self._weights.sum()
+        self._use(None if weights is None else _checked_weights(weights, len(self._members)))
+
+    def _use(self, checked: np.ndarray | None) -> None:
+        """Draw by these checked weights (None: uniformly)."""
+        self._weights = checked
+        self._chances = None if checked is None else checked / checked.sum()
 
     def append(self, member: BatchPolicy, weight: float | None = None) -> None:
         """Add ``member``; ``weight`` is its draw weight, which a pool drawn by weight
@@ -77,6 +78,25 @@ class Pool:
         except ValueError:
             self._members.pop()  # refused: the pool is as it was
             raise
+
+    def replace(
+        self, members: Iterable[BatchPolicy], weights: Sequence[float] | None = None
+    ) -> None:
+        """Make the pool ``members``, drawn by ``weights`` (None: uniformly), between steps
+        (a trainer's pool of snapshots as old ones leave it); both are checked before
+        anything changes, so a refused pair leaves the pool as it was.
+
+        >>> def first(decisions):
+        ...     return decisions.legal[:, 0]
+        >>> pool = Pool()
+        >>> pool.replace([first, first], weights=[1, 3])
+        >>> len(pool), pool.weights.tolist()
+        (2, [1.0, 3.0])
+        """
+        new = [_checked_member(m) for m in members]
+        checked = None if weights is None else _checked_weights(weights, len(new))
+        self._members = new
+        self._use(checked)
 
     def draw(self, rng: np.random.Generator) -> int:
         """A member's index drawn from ``rng`` (-1 for an empty pool)."""

@@ -163,8 +163,39 @@ def test_ctrl_c_stops_every_member_after_its_checkpoint_and_says_how_to_go_on(tm
     assert all(checkpoint.load(p)["env_step"] > 0 for p in latest)  # kept, to continue from
 
 
+@pytest.mark.slow
+def test_a_candidate_starts_from_the_shipped_members_and_is_never_shipped(tmp_path, capsys):
+    """The candidate's first minute: each member starts from its member of the shipped
+    agent (also its first snapshot) at tables drawn from the population, and its agent is
+    reported and exported, never shipped."""
+    scaled = recipes.CANDIDATES["population"].scaled(TINY)
+    (stage,) = scaled.stages
+    settings = {**stage.settings, "collect_steps": 2048, "envs": 16}  # one small collection
+    recipe = replace(scaled, stages=(replace(stage, settings=settings),))
+    run = tmp_path / "run"
+    report = run_recipe(recipe, run, jobs=1)
+    assert report is not None and (run / "agent.pt").is_file()
+    for m in range(recipe.members):
+        start = checkpoint.load(recipes.start_file(run, recipe, m))["state"]
+        shipped = export.member_data(recipe.start, m)["state"]
+        assert start.keys() == shipped.keys() and all(
+            torch.equal(start[k], shipped[k]) for k in start
+        )
+        stage = recipes.stage_dir(run, recipe, 0, m)
+        latest = checkpoint.load(stage / "latest.pt")
+        assert latest["config"]["init"] == str(recipes.start_file(run, recipe, m))
+        first = latest["snapshots"][0]
+        assert first["epoch"] == 0 and first["games"] > 0  # the start, played against
+        actor = {k.removeprefix("policy.actor."): v for k, v in start.items()}
+        assert all(torch.equal(first["weights"][k], v) for k, v in actor.items())
+    with pytest.raises(SystemExit, match="nothing shipped: population is a candidate"):
+        cli.main(["population", "--ship", "--run-dir", str(run)])
+    with pytest.raises(ValueError, match="no shipped agent's recipe"):
+        shipping.ship("population", run)
+
+
 def test_scaling_keeps_every_stage_at_least_the_minimum():
-    for recipe in RECIPES.values():
+    for recipe in recipes.BOOK.values():
         small = recipe.scaled(1e-9)
         assert all(s.settings["steps"] == recipes.MIN_STEPS for s in small.stages)
         assert small.report_deals < recipe.report_deals

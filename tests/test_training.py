@@ -264,13 +264,20 @@ def test_resume_continues_run_history_and_tensorboard(ppo_run, tmp_path):
     assert steps == [r["env_step"] for r in data["history"] if r["opponent"] == "random"]
 
 
-@pytest.mark.parametrize("opponents", [("random", "self"), ("self-all",)])
+TABLES = ("self-all", "self", "self", "random")  # a table drawn per game, snapshots by results
+
+
+@pytest.mark.parametrize("opponents", [("random", "self"), ("self-all",), TABLES])
 def test_a_resumed_run_is_the_uninterrupted_run(tmp_path, opponents):
     """Stopped after its first epoch and resumed, a self-play run ends with the same
-    weights, evaluations and self-play pool as the run that never stopped."""
-    whole = tiny(tmp_path / "whole", opponents=opponents)
+    weights, evaluations and self-play pool as the run that never stopped (with tables
+    drawn per game, the same results at each snapshot's tables, which set its draws)."""
+    draw = "game" if opponents == TABLES else "seat"
+    whole = tiny(tmp_path / "whole", opponents=opponents, opponent_draw=draw)
     train(whole)
-    first = tiny(tmp_path / "parts", opponents=opponents, steps=whole.epoch_steps)
+    first = tiny(
+        tmp_path / "parts", opponents=opponents, opponent_draw=draw, steps=whole.epoch_steps
+    )
     train(first)
     main(["--resume", str(tmp_path / "parts"), "--steps", str(whole.steps)])
     a = checkpoint.load(tmp_path / "whole" / "latest.pt")
@@ -280,6 +287,10 @@ def test_a_resumed_run_is_the_uninterrupted_run(tmp_path, opponents):
     assert all(torch.equal(v, b["state"][k]) for k, v in a["state"].items()
                if isinstance(v, torch.Tensor))  # fmt: skip
     assert [s["epoch"] for s in a["snapshots"]] == [s["epoch"] for s in b["snapshots"]]
+    results = [[(s.get("wins"), s.get("games")) for s in d["snapshots"]] for d in (a, b)]
+    assert results[0] == results[1]
+    if opponents == TABLES:  # each snapshot before the last played at tables
+        assert len(results[0]) == 3 and all(games for _, games in results[0][:-1])
 
 
 def test_init_starts_from_a_checkpoints_networks(ppo_run, tmp_path):

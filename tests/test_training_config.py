@@ -53,8 +53,9 @@ SMALL = {
         ({"shards": 2, "envs": 1}, "shards must be between 1 and envs"),
         ({"opponents": ("nosuch",)}, "unknown opponents"),
         ({"eval_opponents": ("self", "nosuch")}, "unknown opponents"),
-        ({"opponents": ("self-all", "random")}, "takes no other opponents"),
-        ({"opponents": ("self-all",), "opponent_draw": "game"}, "self-all has none"),
+        ({"opponents": ("self-all", "random")}, "give --opponent-draw game"),
+        ({"opponents": ("self-all",), "opponent_draw": "game"}, "self-all alone has none"),
+        ({"opponents": ("self-all", "nosuch"), "opponent_draw": "game"}, "unknown opponents"),
         ({"opponent_draw": "table"}, "opponent_draw must be one of"),
         ({"opponents": ()}, "needs at least one agent"),
         ({"observer": "oracle"}, "sees every hand"),
@@ -186,8 +187,8 @@ def test_recipe_flag_starts_from_the_recipes_first_stage(tmp_path, capsys):
     assert "--recipe" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--recipe", "nonesuch", "--run-dir", str(tmp_path / "run")])
-    assert "invalid choice: 'nonesuch' (choose from 'trained', 'trained-charlesworth')" in (
-        capsys.readouterr().err)  # fmt: skip
+    book = "'population', 'population-charlesworth', 'trained', 'trained-charlesworth'"
+    assert f"invalid choice: 'nonesuch' (choose from {book})" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
 
 

@@ -27,7 +27,10 @@ from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory, LRSchedulerFactory
 from torch.optim.lr_scheduler import LambdaLR, LRScheduler
 
-from envs.vector import Big2VectorEnv
+from big2.players.specs import load_agent
+from envs.opponents import COMPILED
+from envs.pools import Pool
+from envs.vector import SELF_ALL, Big2VectorEnv
 from training import checkpoint
 from training.config import SELF, Config
 from training.nets import (
@@ -38,7 +41,7 @@ from training.nets import (
     make_actor,
     make_critic,
 )
-from training.rollout import SnapshotPolicy
+from training.rollout import GreedyPolicy, SnapshotPolicy
 from training.spec import RunSpec, resolve
 
 
@@ -52,17 +55,21 @@ def device_of(cfg: Config) -> torch.device:
 def make_env(
     settings: Config | RunSpec,
     seed: int,
-    pool: list[SnapshotPolicy] | None = None,
+    pool: Pool | list[SnapshotPolicy] | None = None,
     games: int | None = None,
 ) -> Big2VectorEnv:
-    """The vector env of a run (``games``, by default ``--envs``, games; under ``self-all``
-    its agents are those games x 4 seats); ``pool`` holds the ``self`` snapshots (shared
-    and growing; while it is empty, or without one, ``self`` plays as ``random``)."""
-    env = resolve(settings).env
+    """The vector env of a run (``games``, by default ``--envs``, games; with ``self-all``
+    among the opponents its agents are those games x 4 seats); ``pool`` holds the ``self``
+    snapshots (shared, updated between steps; while it is empty, or without one, ``self``
+    plays as ``random``). A checkpoint among the opponents that reads what the learner
+    reads plays as one batch policy (:func:`opponent_entry`), one for all its listings."""
+    spec = resolve(settings)
+    env = spec.env
     mix: list[Any] | None = None
-    if not env.all_seats:
+    if env.opponents != (SELF_ALL,):
         self_play = pool if pool is not None else "random"
-        mix = [self_play if spec == SELF else spec for spec in env.opponents]
+        entries = {name: opponent_entry(name, spec) for name in set(env.opponents) - {SELF}}
+        mix = [self_play if name == SELF else entries[name] for name in env.opponents]
     n = env.games if games is None else games
     return Big2VectorEnv(
         n * (4 if env.all_seats else 1),
@@ -76,6 +83,27 @@ def make_env(
         move_features=env.features,
         opponent_draw=env.draw,
     )
+
+
+# what an opponent's network must read as the learner does to play from the env's records
+INPUTS = ("observer", "actions", "plan_features", "reply_features", "upper_bound")
+
+
+def opponent_entry(name: str, spec: RunSpec) -> str | GreedyPolicy:
+    """The env's opponent entry for agent spec ``name``: a checkpoint (a shipped agent, a
+    past one, a file) whose network reads the run's :data:`INPUTS` as a
+    :class:`~training.rollout.GreedyPolicy`, the moves its arena agent plays, answering
+    for all its games in one call; anything else as its spec, which the env plays
+    (``random``, ``greedy`` and ``heuristic`` compiled, others game by game)."""
+    if name in (*COMPILED, SELF_ALL):
+        return name
+    agent = load_agent(name, spec.env.rules)
+    if not isinstance(agent, checkpoint.NetworkAgent):
+        return name
+    theirs, ours = agent.cfg.to_dict(), spec.config.to_dict()
+    if any(theirs.get(k) != ours[k] for k in INPUTS):
+        return name
+    return GreedyPolicy(agent.net)
 
 
 class LinearDecay(LRSchedulerFactory):

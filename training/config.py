@@ -21,10 +21,12 @@ sizes that follow from them (observation size, number of actions), never stored 
 (1000, ('random', 'self'), 'ppo')
 >>> Config().opponents, Config.from_dict({}).opponents  # a new run's, an old saved one's
 (('self-all',), ('random', 'greedy', 'heuristic'))
+>>> Config(opponents=("self-all", "random"), opponent_draw="game").tables
+True
 >>> Config(opponents=("self-all", "random")).check()
 Traceback (most recent call last):
 ...
-ValueError: --opponents self-all puts the learner in every seat; it takes no other opponents
+ValueError: --opponents self-all with other entries draws each game's whole table: give ...
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -156,7 +158,9 @@ class Config:
         "opponents",
         "agent specs (random, greedy, heuristic, a checkpoint...), 'self' (frozen snapshots of the "
         "learner, one drawn for each opponent seat of each game) or 'self-all' (the learner in all "
-        "four seats, each credited with its own final score)",
+        "four seats, each credited with its own final score); self-all among other entries, with "
+        "--opponent-draw game, draws each game's table from the list (an entry listed twice, "
+        "twice as often), and 'self' there draws snapshots by how often they beat the learner",
     )
     opponent_draw: str = option(
         "seat",
@@ -337,14 +341,16 @@ class Config:
             )
 
     def _check_opponents(self) -> None:
-        if SELF_ALL in self.opponents and len(self.opponents) > 1:
+        if self.tables and self.opponent_draw != "game":
             raise ValueError(
-                "--opponents self-all puts the learner in every seat; it takes no other opponents"
+                "--opponents self-all with other entries draws each game's whole table: give "
+                "--opponent-draw game (seat draws each opponent seat on its own, and self-all "
+                "is no opponent)"
             )
-        if SELF_ALL in self.opponents and self.opponent_draw != "seat":
+        if self.all_seats and self.opponent_draw != "seat":
             raise ValueError(
-                "--opponent-draw seats opponents; --opponents self-all has none (leave it at "
-                "'seat')"
+                "--opponent-draw seats opponents; --opponents self-all alone has none (leave it "
+                "at 'seat', or list other entries beside it for a table drawn per game)"
             )
         for listed, flag in ((self.opponents, "opponents"), (self.eval_opponents, "eval")):
             if not listed:
@@ -362,8 +368,15 @@ class Config:
 
     @property
     def all_seats(self) -> bool:
-        """Whether the learner plays all four seats (``--opponents self-all``)."""
+        """Whether the learner plays all four seats of every game (``--opponents self-all``
+        alone)."""
         return self.opponents == (SELF_ALL,)
+
+    @property
+    def tables(self) -> bool:
+        """Whether each game draws its table (``self-all`` among other ``--opponents``):
+        self-play in every seat, or the learner in one seat against three of an entry."""
+        return SELF_ALL in self.opponents and not self.all_seats
 
     def features(self, observer: Observer | None = None) -> MoveFeatures | None:
         """The move features the actor reads (:func:`observers.moves.make`: plan and reply
@@ -488,15 +501,20 @@ DESCRIPTION = (
 
 
 def parse_args(
-    argv: list[str] | None = None, recipes: Mapping[str, Mapping[str, Any]] | None = None
+    argv: list[str] | None = None,
+    recipes: Mapping[str, Mapping[str, Any]] | None = None,
+    exploit: Callable[[str], Mapping[str, Any]] | None = None,
 ) -> tuple[dict[str, Any], str | None, bool]:
     """The config fields given on the command line, the run to resume, and --overwrite.
 
     ``recipes`` names settings that ``--recipe NAME`` starts from (``training.train``
-    passes each recipe's first stage): the flags given change them.
+    passes each recipe's first stage), and ``exploit`` gives those ``--exploit AGENT``
+    starts from (``training.train.exploit_settings``): the flags given change them.
 
     >>> parse_args(["--recipe", "tiny", "--steps", "9"], {"tiny": {"steps": 5, "lr": 0.1}})
     ({'steps': 9, 'lr': 0.1}, None, False)
+    >>> parse_args(["--exploit", "greedy"], exploit=lambda agent: {"opponents": (agent,)})
+    ({'opponents': ('greedy',)}, None, False)
     """
     parser = argparse.ArgumentParser(
         prog="python -m training.train",
@@ -506,30 +524,53 @@ def parse_args(
     for f in fields(Config):
         if f.name not in STUDY_ONLY:
             _add_flag(groups[f.metadata["group"]], f)
-    run = groups["run"]
-    run.add_argument("--resume", metavar="RUN_DIR", help="continue from RUN_DIR/latest.pt")
-    overwrite_help = "replace the run the run directory holds (only a run's files)"
-    run.add_argument("--overwrite", action="store_true", help=overwrite_help)
-    names = sorted(recipes or ())
-    recipe_help = (
-        "start from the settings of recipe NAME's first stage (training.recipes: the shipped "
-        "agent's network, inputs, opponents and PPO settings; those of 'trained' are the "
-        "defaults); the other flags change them "
-        f"(one of: {', '.join(names) or 'none given'})"
-    )
-    run.add_argument("--recipe", metavar="NAME", choices=names, help=recipe_help)
+    _add_run_flags(groups["run"], sorted(recipes or ()), exploit)
     args = vars(parser.parse_args(argv))
     resume, overwrite, recipe = args.pop("resume"), args.pop("overwrite"), args.pop("recipe")
+    agent = args.pop("exploit")
     given = {k: v for k, v in args.items() if v is not None}
-    changed = set(given) - set(RESUME_CHANGES) | ({"recipe"} if recipe else set())
+    starts = {"recipe"} if recipe else set()
+    changed = set(given) - set(RESUME_CHANGES) | starts | ({"exploit"} if agent else set())
     if resume and changed:
         flags = ", ".join("--" + k.replace("_", "-") for k in sorted(changed))
         allowed = ", ".join("--" + k.replace("_", "-") for k in RESUME_CHANGES)
         parser.error(f"a resumed run keeps its config; only {allowed} apply ({flags})")
+    if recipe and agent:
+        parser.error("--exploit trains the defaults' network from scratch; it takes no --recipe")
     if recipe:
         assert recipes is not None  # argparse allowed only its names
         given = {**recipes[recipe], **given}
+    if agent:
+        if exploit is None:
+            parser.error("--exploit: this command has no exploitability runs")
+        given = {**exploit(agent), **given}
     return given, resume, overwrite
+
+
+def _add_run_flags(
+    run: Any, recipes: list[str], exploit: Callable[[str], Mapping[str, Any]] | None
+) -> None:
+    """The flags that are no config field: --resume, --overwrite, --recipe, --exploit."""
+    run.add_argument("--resume", metavar="RUN_DIR", help="continue from RUN_DIR/latest.pt")
+    overwrite_help = "replace the run the run directory holds (only a run's files)"
+    run.add_argument("--overwrite", action="store_true", help=overwrite_help)
+    recipe_help = (
+        "start from the settings of recipe NAME's first stage (training.recipes: the shipped "
+        "agent's network, inputs, opponents and PPO settings; those of 'trained' are the "
+        "defaults); the other flags change them "
+        f"(one of: {', '.join(recipes) or 'none given'})"
+    )
+    run.add_argument("--recipe", metavar="NAME", choices=recipes, help=recipe_help)
+    settings = exploit("AGENT") if exploit else {}
+    shown = " ".join(f"--{k.replace('_', '-')} {_shown(v)}" for k, v in settings.items())
+    exploit_help = (
+        "measure AGENT's exploitability (docs/training.md): a fresh learner (the defaults' "
+        "network, PPO) trains against three frozen copies of AGENT (an agent spec) and is "
+        "evaluated against three of it on held-out deals; the best win share it reaches is "
+        "printed and written to RUN_DIR/exploit.json. It starts from "
+        f"{shown or 'no settings here'}; the other flags change them"
+    ).replace("%", "%%")
+    run.add_argument("--exploit", metavar="AGENT", help=exploit_help)
 
 
 def _add_flag(group: Any, f: Any) -> None:

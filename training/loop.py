@@ -30,8 +30,8 @@ from big2.evaluation.backends import Backend
 from big2.players import Agent
 from envs import duplicate
 from envs.policy_agent import PolicyAgent
-from training import checkpoint
-from training.build import acting_net
+from training import checkpoint, pfsp
+from training.build import acting_net, opponent_entry
 from training.config import SELF, Config
 from training.ensemble import Actor
 from training.plot import plot_curve
@@ -40,6 +40,9 @@ from training.rundir import write_whole
 from training.seeds import seed_of
 from training.shards import Shards
 from training.spec import RunSpec, resolve
+
+KEPT = 5  # self-play snapshots kept in the pool (the last ones)
+PFSP_KEPT = 12  # under table draws, where they are drawn by their results (training.pfsp)
 
 
 @dataclass
@@ -104,7 +107,8 @@ def learner_results(
     env = spec.env
     if spec.config.eval_engine == "compiled":
         inputs = (env.rules, env.observer, env.codec, env.features)
-        return duplicate.deal_results(GreedyPolicy(net), opponent, n_deals, seed, *inputs)
+        seated = opponent_entry(opponent, spec)  # a checkpoint: batched, the same moves
+        return duplicate.deal_results(GreedyPolicy(net), seated, n_deals, seed, *inputs)
     agents: list[Agent | str] = [learner_agent(spec, net), opponent, opponent, opponent]
     return [deal[0] for deal in deal_results(agents, n_deals, seed, env.rules)]
 
@@ -150,6 +154,9 @@ class Run:
         self.best = max(best, default=-np.inf)
         self.buffer: VectorReplayBuffer | None = None  # DQN's replay buffer; PPO's last rollout
         self.timing = {"collect": 0.0, "update": 0.0}  # seconds (benchmarks read them)
+        # prioritized fictitious self-play: snapshots drawn by their results (training.pfsp)
+        self.pfsp = spec.env.tables and SELF in self.cfg.opponents
+        self.results = np.zeros((2, 0))  # this epoch's wins and games at each snapshot
 
     def run(self) -> None:
         cfg, state, started = self.cfg, self.state, time.monotonic()
@@ -168,15 +175,21 @@ class Run:
 
     def _start_epoch(self) -> None:
         """Seed what the epoch draws from its number alone, so that a run resumed here
-        goes on exactly as the uninterrupted run does: the self-play pool's sampling,
-        torch's and numpy's global generators (Tianshou's), DQN's exploration (the deals:
-        :meth:`Rollout.restart`)."""
+        goes on exactly as the uninterrupted run does: the self-play pool's sampling
+        (under table draws, by :mod:`training.pfsp`'s weights, from the results saved with
+        the snapshots), torch's and numpy's global generators (Tianshou's), DQN's
+        exploration (the deals: :meth:`Rollout.restart`)."""
+        state = self.state
+        if self.pfsp and not state.snapshots:  # the learner as it starts plays from epoch 1
+            state.snapshots = [self._snapshot()]
         pool = []
-        for s in self.state.snapshots:
+        for s in state.snapshots:
             weights = None if s["epoch"] in self.pooled else s["weights"]  # weights once only
             pool.append((s["epoch"], self._seed("snapshot", s["epoch"]), weights))
-        self.env.set_pool(pool)
-        self.pooled = {s["epoch"] for s in self.state.snapshots}
+        chances = pfsp.draw_weights(state.snapshots) if self.pfsp else None
+        self.env.set_pool(pool, chances)
+        self.pooled = {s["epoch"] for s in state.snapshots}
+        self.results = np.zeros((2, len(state.snapshots)))  # the learner's wins, games
         seed = self._seed("globals")
         torch.manual_seed(seed)
         np.random.seed(seed)
@@ -209,8 +222,13 @@ class Run:
             new, finished = self.rollout.step(explore)
             chunks += new
             count += sum(len(c.act) for c in new)
-            episodes.add(finished.returns, finished.wins)
+            episodes.extend(finished)
         self.state.env_step += count
+        if self.pfsp:
+            pooled = [i for i, name in enumerate(self.cfg.opponents) if name == SELF]
+            n_pool = self.results.shape[1]
+            won = pfsp.tally(episodes.tables, episodes.members, episodes.wins, pooled, n_pool)
+            self.results += np.stack(won)
         seconds = time.perf_counter() - start
         self.timing["collect"] += seconds
         rate = count / max(seconds, 1e-9)
@@ -262,6 +280,12 @@ class Run:
         if episodes.returns:
             self.writer.add_scalar("train/return", float(np.mean(episodes.returns)), step)
             self.writer.add_scalar("train/win_rate", float(np.mean(episodes.wins)), step)
+        if self.spec.env.tables:  # by the table's entry (self-play's counts every seat)
+            tables, wins = np.array(episodes.tables, int), np.array(episodes.wins)
+            for name in dict.fromkeys(self.cfg.opponents):
+                at = np.isin(tables, [i for i, o in enumerate(self.cfg.opponents) if o == name])
+                if at.any():
+                    self.writer.add_scalar(f"train/win_rate/{name}", float(wins[at].mean()), step)
 
     def _log_update(self, stats: Any) -> None:
         for name, value in vars(stats).items():
@@ -271,6 +295,22 @@ class Run:
         self.writer.add_scalar("info/update_step", self.state.update_step, self.state.env_step)
         for schedule in self.algorithm.lr_schedulers:  # the next update's rate
             self.writer.add_scalar("update/lr", schedule.get_last_lr()[0], self.state.env_step)
+
+    def _snapshot(self) -> dict[str, Any]:
+        """A frozen copy of the learner's actor now, for the self-play pool."""
+        net = acting_net(self.algorithm)
+        weights = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+        results = {"wins": 0.0, "games": 0.0} if self.pfsp else {}  # training.pfsp
+        return {"epoch": self.state.epoch, "weights": weights, **results}
+
+    def _log_pool(self) -> None:
+        """Each snapshot's results so far and its draw chance next epoch (TensorBoard)."""
+        snapshots, step = self.state.snapshots, self.state.env_step
+        chances = np.array(pfsp.draw_weights(snapshots))
+        for s, chance in zip(snapshots, chances / chances.sum(), strict=True):
+            share = pfsp.learner_share(s["wins"], s["games"])
+            self.writer.add_scalar(f"pool/learner_share/epoch{s['epoch']}", share, step)
+            self.writer.add_scalar(f"pool/chance/epoch{s['epoch']}", chance, step)
 
     def _after_epoch(self) -> None:
         """Evaluate, log, snapshot, checkpoint and plot after one epoch."""
@@ -282,9 +322,12 @@ class Run:
             for figure in ("win_share", "mean_score"):
                 self.writer.add_scalar(f"eval/{r['opponent']}/{figure}", r[figure], state.env_step)
         self.writer.add_scalar("info/epoch", state.epoch, state.env_step)
+        if self.pfsp:
+            state.snapshots = pfsp.credit(state.snapshots, *self.results)
+            self._log_pool()
         if SELF in cfg.opponents and state.epoch % cfg.snapshot_every == 0:
-            weights = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
-            state.snapshots = [*state.snapshots, {"epoch": state.epoch, "weights": weights}][-5:]
+            kept = PFSP_KEPT if self.pfsp else KEPT
+            state.snapshots = [*state.snapshots, self._snapshot()][-kept:]
         data = {"config": cfg.to_dict(), "state": self.algorithm.state_dict(), **asdict(state)}
         checkpoint.save(self.run_dir / "latest.pt", data)
         if score > self.best:

@@ -13,7 +13,11 @@ With ``self-all`` (the env's agents are games x seats, each seat rewarded by the
 itself), a seat's transition stays pending until the seat is to act again (its next
 observation) or its game ends, collecting the rewards that land meanwhile (the 2018
 paper's scheme). Pending transitions carry over between rollouts, so no trajectory is
-cut short.
+cut short. With ``self-all`` among other opponents (a table drawn for each game) the
+layout is the same: at a self-play table every seat is the learner's, at any other one
+seat is, and the rows of the seats it does not play never act, so they open no
+transition and their lanes stay empty for that game; a finished game counts only where
+``final_info`` credits a row (:meth:`Episodes.add_finished`).
 
 Tianshou's ``Collector`` is replaced here, and only here. Measured: a cProfile of
 20,000 default PPO steps through it (``cProfile`` around ``training.train.train`` at
@@ -58,21 +62,43 @@ class Chunk:
 
 @dataclass
 class Episodes:
-    """What finished during a collection: the learner's final rewards and wins."""
+    """What finished during a collection: the learner's final rewards and wins, one per
+    seat it played (every seat of a self-play game), and with tables drawn per game the
+    table (index in the opponents) and pool member (-1: none) each was played at."""
 
     returns: list[float] = field(default_factory=list)
     wins: list[bool] = field(default_factory=list)
+    tables: list[int] = field(default_factory=list)
+    members: list[int] = field(default_factory=list)
 
-    def add(self, returns: Sequence[float] | np.ndarray, wins: Sequence[bool] | np.ndarray) -> None:
+    def add(
+        self,
+        returns: Sequence[float] | np.ndarray,
+        wins: Sequence[bool] | np.ndarray,
+        tables: Sequence[int] | np.ndarray | None = None,
+        members: Sequence[int] | np.ndarray | None = None,
+    ) -> None:
         self.returns += list(np.asarray(returns, dtype=float).tolist())
         self.wins += list(np.asarray(wins, dtype=bool).tolist())
+        none = np.full(len(np.asarray(returns)), -1)
+        self.tables += np.asarray(none if tables is None else tables, int).tolist()
+        self.members += np.asarray(none if members is None else members, int).tolist()
+
+    def extend(self, other: Episodes) -> None:
+        """Add ``other``'s episodes after these."""
+        self.add(other.returns, other.wins, other.tables, other.members)
 
     def add_finished(self, info: dict[str, Any]) -> None:
-        """The games that ended in a step, read from its ``final_info``."""
+        """The games that ended in a step, read from its ``final_info`` (only the rows it
+        credits: the seats the learner played)."""
         if "final_info" in info:
             done, final = info["_final_info"], info["final_info"]
             seats = final["seat"][done]
-            self.add(final["final_rewards"][done, seats], final["winner"][done] == seats)
+            tables = final["table"][done] if "table" in final else None
+            members = final["member"][done] if "member" in final else None
+            self.add(
+                final["final_rewards"][done, seats], final["winner"][done] == seats, tables, members
+            )
 
 
 class VectorEnv(Protocol):

@@ -34,6 +34,7 @@ import torch
 
 from big2.evaluation.backends import Backend
 from envs.decisions import PAD, pad_rows
+from envs.pools import Pool
 from training.build import make_env
 from training.nets import make_actor
 from training.rollout import SnapshotPolicy
@@ -51,7 +52,7 @@ class EnvShard:
 
     def __init__(self, spec: RunSpec, num_envs: int, index: int, seed: int) -> None:
         self.spec, self.index = spec, index
-        self.pool: list[SnapshotPolicy] = []  # the env's "self" opponents, updated in place
+        self.pool = Pool()  # the env's "self" opponents, updated in place
         self.snapshots: dict[int, SnapshotPolicy] = {}
         self.env = make_env(spec, seed, self.pool, games=num_envs)
 
@@ -61,15 +62,16 @@ class EnvShard:
     def step(self, actions: np.ndarray) -> tuple[Any, ...]:
         return self.env.step(actions)
 
-    def set_pool(self, snapshots: Snapshots) -> None:
+    def set_pool(self, snapshots: Snapshots, chances: Sequence[float] | None = None) -> None:
         """Make the self-play pool these snapshots, each sampling from its seed (each shard
-        its own stream); a snapshot already held keeps its network."""
+        its own stream), drawn by ``chances`` (one weight per snapshot) or uniformly; a
+        snapshot already held keeps its network."""
         held, self.snapshots = self.snapshots, {}
         for taken, seed, weights in snapshots:
             policy = held.get(taken) or self._build(weights)
             policy.reseed([seed, self.index])
             self.snapshots[taken] = policy
-        self.pool[:] = list(self.snapshots.values())
+        self.pool.replace(list(self.snapshots.values()), chances)
 
     def _build(self, weights: dict[str, Any] | None) -> SnapshotPolicy:
         if weights is None:
@@ -112,9 +114,10 @@ class Shards:
             join(info),
         )
 
-    def set_pool(self, snapshots: Snapshots) -> None:
-        """Give every shard the self-play snapshots."""
-        self.backend.call(self.shards, "set_pool", [(snapshots,)] * len(self.shards))
+    def set_pool(self, snapshots: Snapshots, chances: Sequence[float] | None = None) -> None:
+        """Give every shard the self-play snapshots, drawn by ``chances`` (or uniformly)."""
+        arguments = [(snapshots, chances)] * len(self.shards)
+        self.backend.call(self.shards, "set_pool", arguments)
 
     def close(self) -> None:
         """End the shards' actors (on Ray, their CPUs return to the cluster)."""

@@ -52,8 +52,14 @@ class EnvSpec:
 
     @property
     def all_seats(self) -> bool:
-        """Whether the learner plays all four seats (``--opponents self-all``)."""
-        return self.opponents == (SELF_ALL,)
+        """Whether the env's agents are every seat of every game (``self-all`` among the
+        ``--opponents``: alone, or with others in tables drawn per game)."""
+        return SELF_ALL in self.opponents
+
+    @property
+    def tables(self) -> bool:
+        """Whether each game draws its table (``self-all`` among other entries)."""
+        return self.all_seats and self.opponents != (SELF_ALL,)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,11 @@ Masked PPO (Tianshou's ``PPO``) or masked DQN (Tianshou's ``DQN``) on
 :class:`envs.vector.Big2VectorEnv`: ``--envs`` games stepped together, experience
 collected by :mod:`training.rollout` into Tianshou buffers, legal actions only end to
 end. The learner plays one seat against ``--opponents`` (agent specs and ``self``:
-frozen snapshots of itself), or every seat (``--opponents self-all``). Every run writes
+frozen snapshots of itself), or every seat (``--opponents self-all``), or, with
+``self-all`` among other opponents, a table drawn for each game (self-play, or one seat
+against three of an entry; ``self`` there is prioritized fictitious self-play:
+:mod:`training.pfsp`). ``--exploit AGENT`` measures how much a fresh learner takes from
+an agent (:func:`exploit_settings`; ``RUN_DIR/exploit.json``). Every run writes
 to its own directory: ``config.json``, TensorBoard logs (``tb/``), ``latest.pt`` and
 ``best.pt`` (the best evaluation: mean score, or win share for the ``win`` reward),
 ``evaluations.json`` (arena results against fixed opponents on fixed duplicate deals
@@ -31,9 +35,11 @@ one refills it).
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from collections.abc import Collection
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +50,10 @@ from big2.evaluation.processes import stop_on_sigterm
 from envs.kernels.interrupts import signals_after_compiling
 from training import checkpoint
 from training.build import load_init, make_algorithm, scoped_seed
-from training.config import RESUME_CHANGES, Config, parse_args
+from training.config import RESUME_CHANGES, SELF, SELF_ALL, Config, parse_args
 from training.loop import Run, RunState
 from training.nets import torch_threads
-from training.recipes.book import RECIPES
+from training.recipes.book import BOOK, REPORT_SEED
 from training.rundir import RunDirectory, fault_message, is_disk_fault, write_whole
 from training.seeds import seed_of
 from training.spec import RunSpec
@@ -144,6 +150,78 @@ def other_settings(
     return {k: (a[k], b[k]) for k in b if k not in but and a[k] != b[k]}
 
 
+# ------------------------------------------------------------------ exploitability
+
+EXPLOIT_FILE = "exploit.json"  # an exploitability run's figure, in its run directory
+BEST_KEYS = ("win_share", "win_share_ci", "mean_score", "mean_score_ci")  # of its best epoch
+
+
+def exploit_settings(agent: str) -> dict[str, Any]:
+    """What ``--exploit AGENT`` starts from: the defaults (a fresh learner of the shipped
+    agent's network, PPO) for 2M decisions against three frozen copies of ``agent`` (one
+    draw seats all three) in 256 games at once, evaluated against three of it on the
+    recipes' 1,000 held-out deals (:data:`~training.recipes.book.REPORT_SEED`: the deals
+    nothing was chosen on) every 250k, in ``runs/exploit/AGENT``, under the agent's own
+    rules when it is a checkpoint.
+
+    >>> settings = exploit_settings("greedy")
+    >>> settings["opponents"], settings["eval_seed"], settings["run_dir"]
+    (('greedy',), 20261124, 'runs/exploit/greedy')
+    """
+    folder = re.sub(r"[^\w@.+-]", "_", agent)  # a path's separators, and the like
+    settings = {
+        "opponents": (agent,),
+        "opponent_draw": "game",
+        "eval_opponents": (agent,),
+        "eval_deals": 1000,
+        "eval_seed": REPORT_SEED,
+        "steps": 2_000_000,
+        "epoch_steps": 250_000,
+        "envs": 256,  # the frozen copies answer for 4 times the games per forward pass
+        "run_dir": f"runs/exploit/{folder}",
+    }
+    with suppress(checkpoint.CheckpointError):  # not a checkpoint: --rules says
+        settings["rules"] = checkpoint.load(agent)["config"]["rules"]
+    return settings
+
+
+def is_exploit(cfg: Config) -> bool:
+    """Whether ``cfg`` is an exploitability run: a learner trained and evaluated against
+    three of one agent, on the held-out deals (what ``--exploit`` sets up)."""
+    one = len(cfg.opponents) == 1 and cfg.opponents[0] not in (SELF, SELF_ALL)
+    return one and cfg.eval_opponents == cfg.opponents and cfg.eval_seed == REPORT_SEED
+
+
+def exploit_report(cfg: Config, state: RunState) -> dict[str, Any]:
+    """The exploitability figure of a finished run: the best evaluation of the learner
+    against three of the agent (its win share, mean score, their intervals, when)."""
+    best = max(state.history, key=lambda row: row["win_share"])
+    return {
+        "agent": cfg.opponents[0],
+        "rules": cfg.rules,
+        "decisions": state.env_step,
+        "deals": cfg.eval_deals,
+        "seed": cfg.eval_seed,
+        "best": {k: best[k] for k in ("env_step", *BEST_KEYS)},
+        "curve": [[row["env_step"], row["win_share"]] for row in state.history],
+    }
+
+
+def write_exploit(cfg: Config, state: RunState) -> str:
+    """Write ``RUN_DIR/exploit.json``; the figure in words."""
+    report = exploit_report(cfg, state)
+    path = Path(cfg.run_dir) / EXPLOIT_FILE
+    write_whole(path, json.dumps(report, indent=2).encode())
+    best = report["best"]
+    low, high = best["win_share_ci"]
+    return (
+        f"exploitability of {report['agent']}: a fresh learner reached a win share of "
+        f"{best['win_share']:.3f} [{low:.3f}, {high:.3f}] (mean score {best['mean_score']:+.2f}) "
+        f"against three of it, at {best['env_step']:,} of {report['decisions']:,} decisions "
+        f"({report['deals']:,} deals of seed {report['seed']}); written to {path}"
+    )
+
+
 # ------------------------------------------------------------------ command line
 
 
@@ -174,8 +252,8 @@ def check_steps(resume: dict[str, Any], given: dict[str, Any], run_dir: str) -> 
 
 def main(argv: list[str] | None = None) -> None:
     stop_on_sigterm()  # SIGTERM unwinds like Ctrl-C: the lock is released, workers stop
-    recipes = {name: recipe.settings() for name, recipe in RECIPES.items()}
-    given, resume_dir, overwrite = parse_args(argv, recipes)
+    recipes = {name: recipe.settings() for name, recipe in BOOK.items()}
+    given, resume_dir, overwrite = parse_args(argv, recipes, exploit_settings)
     resume = None
     if resume_dir:
         try:
@@ -211,6 +289,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"done in {time.time() - start:.0f} s: {final.env_step:,} env steps")
     run = cfg.run_dir
     print(f"checkpoints: {run}/latest.pt, {run}/best.pt; learning curve: {run}/curve.png")
+    if is_exploit(cfg) and final.env_step >= cfg.steps and final.history:
+        print(write_exploit(cfg, final))
 
 
 if __name__ == "__main__":

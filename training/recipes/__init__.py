@@ -1,7 +1,8 @@
 """The recipes for the shipped agents, and the code that runs them.
 
-- :mod:`~training.recipes.book`: the recipe book, as data (:data:`RECIPES`,
-  :class:`Recipe`, :class:`Stage`, where each stage runs); it imports none of the code
+- :mod:`~training.recipes.book`: the recipe book, as data (:data:`RECIPES`, the shipped
+  agents', :data:`CANDIDATES`, their possible successors', :class:`Recipe`,
+  :class:`Stage`, where each stage runs); it imports none of the code
   that runs it, so ``python -m training.train --recipe NAME`` reads it too.
 - :mod:`~training.recipes.run`: a recipe trained, reported and exported.
 - :mod:`~training.recipes.members`: its members side by side, each in a process of its
@@ -23,6 +24,8 @@ ImportError: training.recipes.run_recipe is training.recipes.run.run_recipe now
 
 from training.recipes.book import (
     AGENT_FILE,
+    BOOK,
+    CANDIDATES,
     LONG_TABLES,
     MIN_STEPS,
     NETWORK,
@@ -32,16 +35,21 @@ from training.recipes.book import (
     REPORT_SEED,
     SELF_PLAY,
     SHORT_SELF_PLAY,
+    START_FILE,
     TABLES,
     VALIDATION_SEED,
     Recipe,
     Stage,
     member_dir,
+    population,
     stage_dir,
+    start_file,
 )
 
 __all__ = [
     "AGENT_FILE",
+    "BOOK",
+    "CANDIDATES",
     "LONG_TABLES",
     "MIN_STEPS",
     "NETWORK",
@@ -51,12 +59,15 @@ __all__ = [
     "REPORT_SEED",
     "SELF_PLAY",
     "SHORT_SELF_PLAY",
+    "START_FILE",
     "TABLES",
     "VALIDATION_SEED",
     "Recipe",
     "Stage",
     "member_dir",
+    "population",
     "stage_dir",
+    "start_file",
 ]
 
 # the names this package held before it held the book alone, by the module holding them now

@@ -2,12 +2,18 @@
 
 A :class:`Recipe` trains ``members`` networks alike from different seeds, each in
 :class:`Stage` s, every stage a training run of the Config settings it names, starting
-from the networks of the one before; :data:`NETWORK` is what every stage shares and
-:data:`RECIPES` the shipped agents' recipes by name. The code that runs them reads the
-book and the book imports none of it: :mod:`training.recipes.run` (``python -m
-training.recipes NAME``), :mod:`training.recipes.members` (members side by side) and
-``python -m training.train --recipe NAME`` (a recipe's first stage). Why the stages are
-what they are: ``docs/training.md``.
+from the networks of the one before (the first from scratch, or from a shipped agent's
+members: ``start``); :data:`NETWORK` is what every stage shares. The book holds two
+kinds of recipe, by name: :data:`RECIPES`, the recipes of the shipped agents (``make
+agents`` trains them, and ``--ship`` replaces a shipped agent with its recipe's run),
+and :data:`CANDIDATES`, the recipes of the agents that may succeed them, which train the
+same way and are never shipped under their own names: a candidate ships once its agent
+beats the shipped one head to head, by taking that agent's name in :data:`RECIPES`
+(``docs/training.md``). :data:`BOOK` is both. The code that runs them reads the book and
+the book imports none of it: :mod:`training.recipes.run` (``python -m training.recipes
+NAME``), :mod:`training.recipes.members` (members side by side) and ``python -m
+training.train --recipe NAME`` (a recipe's first stage). Why the stages are what they
+are: ``docs/training.md``.
 
 >>> trained = RECIPES["trained"]
 >>> trained.rules, [s.name for s in trained.stages], trained.members
@@ -23,13 +29,14 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from training.config import Config
+from training.config import SELF_ALL, Config
 
 VALIDATION_SEED = 12345  # the deals every stage's evaluations (and so every choice) used
 REPORT_SEED = 20261124  # the deals a recipe reports on: nothing was chosen on them
 REPORT_OPPONENTS = ("random", "greedy", "heuristic")
 MIN_STEPS = 4096  # the least a scaled stage trains (one epoch: a collection past it)
 AGENT_FILE = "agent.pt"  # a recipe's agent, in its run directory
+START_FILE = "start.pt"  # a member's starting network (of Recipe.start), in its directory
 REPORT_FILE = "report.json"  # its report: the agent against REPORT_OPPONENTS on REPORT_SEED
 
 # what every stage of every recipe shares (see docs/training.md for why)
@@ -72,6 +79,9 @@ class Recipe:
     report_deals: int = 1000
     shared: dict[str, Any] = field(default_factory=lambda: dict(NETWORK))
     members: int = 1  # networks trained alike from different seeds; the agent is their ensemble
+    # an agent of ``members`` networks (a shipped one, by its dated name) whose member m the
+    # first stage of member m starts from; "" from scratch
+    start: str = ""
 
     def settings(self, k: int = 0) -> dict[str, Any]:
         """The Config settings of stage ``k`` but its seed, init and run directory: what
@@ -84,9 +94,13 @@ class Recipe:
 
     def config(self, k: int, run_dir: Path, member: int = 0) -> Config:
         """The Config of stage ``k`` of ``member``: its seed ``1000 (members x seed +
-        member) + k``, its init the member's previous stage's best networks."""
+        member) + k``, its init the member's previous stage's best networks (the first
+        stage's: its :func:`start_file`, or none)."""
         settings = self.settings(k)
-        init = str(stage_dir(run_dir, self, k - 1, member) / "best.pt") if k else ""
+        if k:
+            init = str(stage_dir(run_dir, self, k - 1, member) / "best.pt")
+        else:
+            init = str(start_file(run_dir, self, member)) if self.start else ""
         seed = 1000 * (self.members * self.seed + member) + k
         where = {"seed": seed, "init": init, "run_dir": str(stage_dir(run_dir, self, k, member))}
         return Config.from_settings({**settings, **where})
@@ -121,6 +135,12 @@ class Recipe:
 def member_dir(run_dir: Path, recipe: Recipe, member: int) -> Path:
     """Where ``member`` trains: ``run_dir`` itself for a recipe of one network."""
     return run_dir if recipe.members == 1 else run_dir / f"member{member}"
+
+
+def start_file(run_dir: Path, recipe: Recipe, member: int = 0) -> Path:
+    """Where ``member``'s starting network, member ``member`` of ``recipe.start``, is
+    exported before its first stage: ``start.pt`` in :func:`member_dir`."""
+    return member_dir(run_dir, recipe, member) / START_FILE
 
 
 def stage_dir(run_dir: Path, recipe: Recipe, k: int, member: int = 0) -> Path:
@@ -181,3 +201,73 @@ RECIPES = {
         "trained-charlesworth", "charlesworth", (SHORT_SELF_PLAY, LONG_TABLES), members=2
     ),
 }
+
+
+def population(current: str, former: str, steps: int) -> Stage:
+    """One stage at tables drawn for each game from a population (``docs/training.md``,
+    "The candidates"): self-play in every seat at a fifth of the tables (a self-play game
+    gives four seats' decisions, any other one, so about half the learner's decisions), and
+    at the others the learner in one seat against three of: its past selves drawn by how
+    often they beat it (``self``, :mod:`training.pfsp`: a quarter of them), the shipped
+    agent ``current`` it is to succeed and ``former``, the one before (played greedily, as
+    they play in the arena), and scripted players, heuristic ones mostly. Its best epoch is
+    chosen on the validation deals against the scripted players and ``current`` alike."""
+    tables = (
+        *[SELF_ALL] * 4,
+        *["self"] * 5,
+        *[current] * 3,
+        *[former] * 2,
+        *["heuristic"] * 4,
+        "greedy",
+        "random",
+    )
+    settings = {
+        "opponents": tables,
+        "opponent_draw": "game",
+        "eval_opponents": (*REPORT_OPPONENTS, current),
+        "lr": 1e-4,
+        "steps": steps,
+        "epoch_steps": 1_000_000,
+        "envs": 256,
+        "collect_steps": 16_384,
+        "ppo_repeat": 2,
+        "snapshot_every": 2,
+    }
+    return Stage("population", settings)
+
+
+# Sizes measured on the population's tables (lab/notes.md, "Sizing the population
+# stage"): 256 games let the opponents' networks answer for four times the games per
+# call, collections of 16,384 in two passes update at twice the rate of 8,192 in four,
+# and the same five minutes gave 1.6 times the decisions of 64 games and 16,384 (2.4
+# times today's 8,192 x 4) with no difference in the validation figures; 32,768 gained
+# nothing more. At about 1,500 decisions/s a member, 40M decisions take about 7 1/2 hours
+# of the 8 a shipped agent may train, two members side by side on 2 cores.
+POPULATION_STEPS = 40_000_000
+
+# The candidates for the next shipped agents: each member starts from the matching member
+# of the shipped agent it may succeed (named by the day it shipped, so that the recipe
+# keeps its start when that agent is replaced).
+CANDIDATES = {
+    "population": Recipe(
+        "population",
+        "standard",
+        (population("trained@2026-11-28", "trained@2026-11-27", POPULATION_STEPS),),
+        members=2,
+        start="trained@2026-11-28",
+    ),
+    "population-charlesworth": Recipe(
+        "population-charlesworth",
+        "charlesworth",
+        (
+            population(
+                "trained-charlesworth@2026-11-28",
+                "trained-charlesworth@2026-11-27",
+                POPULATION_STEPS,
+            ),
+        ),
+        members=2,
+        start="trained-charlesworth@2026-11-28",
+    ),
+}
+BOOK = {**RECIPES, **CANDIDATES}  # every recipe by name: the shipped agents' and the candidates'

@@ -8,7 +8,11 @@ stages' best networks, as their ensemble when there are several
 (:mod:`training.ensemble`); the recipe evaluates it on deals nothing was chosen on and
 exports it to its run directory's ``agent.pt`` (and to ``--export``, if given). The
 recipes are data, in :mod:`training.recipes.book`; their stages and why they are what
-they are: ``docs/training.md``.
+they are: ``docs/training.md``. The book also holds the candidates' recipes
+(``population``, ``population-charlesworth``): the agents that may succeed the shipped
+ones, each member starting from a shipped agent's member; they train the same way, and
+``--ship`` refuses them (a candidate ships by taking the shipped agent's name in the
+book, once it beats that agent head to head).
 
 Training never writes the shipped agents. ``python -m training.recipes NAME --ship``
 (:mod:`training.recipes.ship`) is the one step that does: it copies the finished run's
@@ -46,7 +50,7 @@ from big2.evaluation.processes import die_with_parent, stop_on_sigterm
 from envs.kernels.interrupts import signals_after_compiling
 from training.cli import command
 from training.lock import locked
-from training.recipes.book import RECIPES, Recipe
+from training.recipes.book import BOOK, CANDIDATES, Recipe
 from training.recipes.members import OUT_OF_TIME, RECIPE_FILE, MemberFailed
 from training.recipes.run import run_recipe, train_member
 from training.recipes.ship import is_shipped_place, ship
@@ -89,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
 def _parser() -> argparse.ArgumentParser:
     """The command line's flags."""
     parser = command("python -m training.recipes", __doc__)
-    parser.add_argument("name", choices=sorted(RECIPES))
+    parser.add_argument("name", choices=sorted(BOOK))
     ship = (
         "train nothing: replace the shipped agent training/agents/NAME.pt with RUN_DIR/agent.pt, "
         "once the recipe's own run there has finished (a trial or another seed is refused)"
@@ -124,8 +128,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def candidate_note(name: str) -> str:
+    """How candidate ``name``'s agent would ship."""
+    return (
+        f"{name} is a candidate's recipe (training/recipes/book.py, CANDIDATES): its agent "
+        f"ships only once it beats the shipped agent it may succeed head to head (big2 "
+        f"league; docs/training.md), by taking that agent's name in RECIPES, then "
+        f"`python -m training.recipes NAME --ship --run-dir runs/recipes/{name}`"
+    )
+
+
 def _ship_main(name: str, run_dir: Path) -> None:
     """``NAME --ship``: replace the shipped agent from the finished run in ``run_dir``."""
+    if name in CANDIDATES:
+        raise SystemExit(f"recipes: nothing shipped: {candidate_note(name)}")
     if not run_dir.is_dir():
         raise SystemExit(
             f"recipes: no run directory {run_dir}: train the recipe with "
@@ -140,7 +156,7 @@ def _ship_main(name: str, run_dir: Path) -> None:
 
 def _train_main(args: argparse.Namespace, run_dir: Path) -> None:
     """``NAME``: train (or continue) the recipe in ``run_dir``, then report and export."""
-    recipe = replace(RECIPES[args.name], seed=args.seed)
+    recipe = replace(BOOK[args.name], seed=args.seed)
     if args.scale < 1:
         recipe = recipe.scaled(args.scale)
     export = Path(args.export) if args.export else None
@@ -163,8 +179,11 @@ def _train_main(args: argparse.Namespace, run_dir: Path) -> None:
             f"{report['seed']})"
         )
     print(f"exported to {report['exported']}")
-    if recipe != RECIPES[args.name]:
+    if recipe != BOOK[args.name]:
         print("the shipped agent is unchanged (a trial or another seed is never shipped)")
+        return
+    if args.name in CANDIDATES:
+        print(f"the shipped agents are unchanged: {candidate_note(args.name)}")
         return
     where = "" if args.run_dir is None else f" --run-dir {run_dir}"
     print(

@@ -31,6 +31,7 @@ from training.recipes.book import (
     REPORT_SEED,
     Recipe,
     stage_dir,
+    start_file,
 )
 from training.recipes.members import train_in_processes
 from training.recipes.ship import is_shipped_place
@@ -87,6 +88,8 @@ def _left(max_minutes: float, start: float) -> float:
 def train_member(recipe: Recipe, run_dir: Path, member: int, max_minutes: float = 0.0) -> bool:
     """Train (or continue) ``member``'s stages; whether all are done."""
     start = time.monotonic()
+    if recipe.start:
+        export_start(recipe, run_dir, member)
     for k, stage in enumerate(recipe.stages):
         cfg = recipe.config(k, run_dir, member)
         if max_minutes and _left(max_minutes, start) <= 1e-6:
@@ -101,6 +104,19 @@ def train_member(recipe: Recipe, run_dir: Path, member: int, max_minutes: float 
         if not _train_stage(cfg):
             return False
     return True
+
+
+def export_start(recipe: Recipe, run_dir: Path, member: int) -> Path:
+    """Member ``member`` of ``recipe.start`` as a network of its own (``--init`` takes one),
+    in the member's :func:`~training.recipes.book.start_file`, unless it is there already;
+    that file. An agent without such a member raises ValueError saying so."""
+    path = start_file(run_dir, recipe, member)
+    if not path.is_file():
+        try:
+            export.write(path, export.member_data(recipe.start, member))
+        except checkpoint.CheckpointError as e:
+            raise ValueError(f"{recipe.name} starts from {recipe.start}'s members: {e}") from None
+    return path
 
 
 def _train_stage(cfg: Config) -> bool:

@@ -36,6 +36,11 @@ def ship(name: str, run_dir: Path) -> str:
     finished run: its report and agent, trained with the recipe's seed 0 and full budget
     (not a ``--scale`` trial, nor another ``--seed``).
     """
+    if name not in RECIPES:
+        raise ValueError(
+            f"{name} is no shipped agent's recipe (those are {sorted(RECIPES)}): a candidate "
+            f"ships by taking a shipped agent's name in training/recipes/book.py"
+        )
     recipe, source = RECIPES[name], run_dir / AGENT_FILE
     if not (run_dir / REPORT_FILE).is_file() or not source.is_file():
         raise ValueError(
