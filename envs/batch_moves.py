@@ -19,10 +19,10 @@ against the kernels.
 >>> from observers.moves import PLAN, JoinedFeatures
 >>> batch_move_features(PLAN)[1], batch_move_features(JoinedFeatures(PLAN))[1]
 (True, True)
->>> batch_move_features(print)
+>>> batch_move_features(len)
 Traceback (most recent call last):
 ...
-TypeError: move features must have width, ... got <built-in function print>
+TypeError: move features must have width, ... got <built-in function len>
 """
 
 from __future__ import annotations
