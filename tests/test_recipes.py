@@ -108,9 +108,17 @@ def test_a_recipe_cut_short_continues_to_the_same_weights_in_processes(tmp_path)
         assert f"trained member {m}: stage 1/2 (self-play" in log.read_text()
         assert f"trained member {m}: stage 2/2 (tables" in log.read_text()
     stamps, sizes = [p.stat().st_mtime_ns for p in latest], [p.stat().st_size for p in logs]
+    report = tmp_path / "cut" / recipes.REPORT_FILE
+    reported = report.stat().st_mtime_ns
     for jobs in (1, 2):  # finished members are not trained again, nor started
-        assert run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt", jobs=jobs)
+        again = run_recipe(recipe, tmp_path / "cut", export=tmp_path / "cut.pt", jobs=jobs)
+        assert again is not None and again["results"] == whole["results"]
     assert [p.stat().st_mtime_ns for p in latest] == stamps
+    assert report.stat().st_mtime_ns == reported  # the same agent's report is kept
+    first = json.loads(report.read_text())
+    report.write_text(json.dumps({**first, "agent": "sha256 000000000000"}))
+    assert run_recipe(recipe, tmp_path / "cut") is not None  # another agent's: reported again
+    assert json.loads(report.read_text()) == first
     assert [p.stat().st_size for p in logs] == sizes
     with pytest.raises(ValueError, match=r"a run of other settings \(seed: 0 there, 2000 here\)"):
         run_recipe(replace(recipe, seed=1), tmp_path / "cut", export=tmp_path / "other.pt")
@@ -170,7 +178,8 @@ def test_a_candidate_starts_from_the_shipped_members_and_is_never_shipped(tmp_pa
     reported and exported, never shipped."""
     scaled = recipes.CANDIDATES["population"].scaled(TINY)
     (stage,) = scaled.stages
-    settings = {**stage.settings, "collect_steps": 2048, "envs": 16}  # one small collection
+    one = {"collect_steps": 2048, "envs": 16, "steps": 2048, "epoch_steps": 2048}
+    settings = {**stage.settings, **one}  # one epoch of one small collection
     # one member is enough to see a member start from its shipped member (two train twice)
     recipe = replace(scaled, stages=(replace(stage, settings=settings),), members=1)
     run = tmp_path / "run"

@@ -6,11 +6,13 @@ side by side in processes of their own (:mod:`training.recipes.members`); every 
 a training run that continues its directory's run by the one rule of
 :func:`training.train.resume_or_start`. The agent is the last stages' best networks (of
 several members: their ensemble), reported on :data:`~training.recipes.book.REPORT_SEED`'s
-deals and exported to ``RUN_DIR/agent.pt``.
+deals and exported to ``RUN_DIR/agent.pt``. A finished recipe run again keeps its report
+when its agent is the one reported (:func:`agent_digest`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import time
@@ -68,8 +70,11 @@ def run_recipe(
     elif not train_in_processes(recipe, run_dir, max_minutes, jobs):
         return None
     data = agent_data(recipe, run_dir)
-    report = _report(recipe, data, jobs)
-    (run_dir / REPORT_FILE).write_text(json.dumps(report, indent=2), encoding="utf-8")
+    report = _reported(recipe, run_dir, data)
+    if report is None:
+        text = json.dumps({**_report(recipe, data, jobs), "agent": agent_digest(data)}, indent=2)
+        (run_dir / REPORT_FILE).write_text(text, encoding="utf-8")
+        report = json.loads(text)  # as a run again reads it
     targets = [run_dir / AGENT_FILE, *([export] if export is not None else [])]
     for target in targets:
         checkpoint.save(target, data)
@@ -136,6 +141,38 @@ def agent_data(recipe: Recipe, run_dir: Path) -> dict[str, Any]:
     last = len(recipe.stages) - 1
     bests = [stage_dir(run_dir, recipe, last, m) / "best.pt" for m in range(recipe.members)]
     return export.agent_data(bests[0]) if len(bests) == 1 else export.ensemble_data(bests)
+
+
+def agent_digest(data: dict[str, Any]) -> str:
+    """``sha256 `` and 12 hex digits of agent checkpoint ``data``'s weights (names,
+    shapes and values): the same for the same agent, whenever exported.
+
+    >>> import torch
+    >>> agent_digest({"state": {"w": torch.zeros(2)}})
+    'sha256 ...'
+    """
+    digest = hashlib.sha256()
+    for name, tensor in sorted(data["state"].items()):
+        digest.update(f"{name}:{tuple(tensor.shape)}:{tensor.dtype}".encode())
+        digest.update(tensor.detach().cpu().contiguous().numpy().tobytes())
+    return f"sha256 {digest.hexdigest()[:12]}"
+
+
+def _reported(recipe: Recipe, run_dir: Path, data: dict[str, Any]) -> dict[str, Any] | None:
+    """``run_dir``'s report, when it reports this agent on the recipe's deals and
+    opponents (a finished recipe run again); else None."""
+    try:
+        report = json.loads((run_dir / REPORT_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    same = (
+        isinstance(report, dict)
+        and report.get("agent") == agent_digest(data)
+        and (report.get("recipe"), report.get("deals"), report.get("seed"))
+        == (recipe.name, recipe.report_deals, REPORT_SEED)
+        and [r.get("opponent") for r in report.get("results", [])] == list(REPORT_OPPONENTS)
+    )
+    return report if same else None
 
 
 def _report(recipe: Recipe, data: dict[str, Any], workers: int = 1) -> dict[str, Any]:
