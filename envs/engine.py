@@ -41,7 +41,7 @@ MAX_COMBOS = 13 + 78 + 286 + 715 + 1287
 # At most 49 plays (the winner's 13 cards, 12 for each other seat) and 3 passes after
 # each but the last, plus CHARLESWORTH's automatic opening: the move-log capacity.
 MAX_MOVES = 49 + 3 * 48 + 1
-OPENINGS = {"contains_3d": 0, "auto_3d": 1, "free": 2}
+OPENINGS = {"contains": 0, "auto": 1, "free": 2}
 
 
 @dataclass(frozen=True)

@@ -25,13 +25,13 @@ from big2.board import Board
 from big2.cards import format_cards, parse_cards
 from big2.hand_ranking import combinations_in
 from big2.players import heuristic
-from big2.rules import CHARLESWORTH, STANDARD, Rules
+from big2.rules import CHARLESWORTH, FIVE_CARD_HANDS, STANDARD, Rules
 from envs.compiled_heuristic import CompiledHeuristic, make_plan, plan_cost
 from envs.engine import Games, Tables
 from training.twins import HEURISTIC, MIXED, RANDOM, LockstepMismatch, play_lockstep
 
 RULES = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
-VARIANT = replace(CHARLESWORTH, name="variant", five_card_quads=True, flush_order="suit",
+VARIANT = replace(CHARLESWORTH, name="variant", five_card_hands=FIVE_CARD_HANDS, flush_order="suit",
                   opening="free", pass_locks_out=True)  # fmt: skip
 EXPLORE = pytest.mark.parametrize(
     "explore", [HEURISTIC, MIXED, RANDOM], ids=["heuristic", "mixed", "random"]

@@ -18,14 +18,14 @@ from reference import cards_of, ref_classify, ref_stronger_than
 
 from big2.cards import format_cards
 from big2.hand_ranking import PASS, catalog, classify, combinations_in, stronger_than
-from big2.rules import CHARLESWORTH, STANDARD
+from big2.rules import CHARLESWORTH, FIVE_CARD_HANDS, STANDARD
 
 PRESETS = [STANDARD, CHARLESWORTH]
 # Variants that mix the rule fields differently; the reference handles any of them.
 VARIANTS = [
     *PRESETS,
     replace(STANDARD, name="suit_flush", flush_order="suit"),
-    replace(CHARLESWORTH, name="every_quad", five_card_quads=True, straights_to_two=False),
+    replace(CHARLESWORTH, name="every_quad", five_card_hands=FIVE_CARD_HANDS, straights_to_two=False),
 ]
 by_name = pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.name)
 all_variants = pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name)

@@ -18,7 +18,7 @@ from envs.kernels.combos import enumerate_combos
 PASS = -1  # the move that passes (any other move is a catalog index)
 NO_MOVE = -2  # a row of legal moves past its count
 PAD = -1  # a row of legal actions past its count
-MUST_HOLD_3D = -1  # legal_ranges' low end on a contains_3d opening: only combos with 3D
+MUST_HOLD_3D = -1  # legal_ranges' low end on a "contains" opening: only combos with the opening card
 NO_TABLE = -1  # the table of a game whose table is empty
 
 
@@ -75,7 +75,7 @@ def deal(game, state, cat):
         if state.hands[game, seat] & np.uint64(1):
             state.turn[game] = seat
     state.opening[game] = cat.opening == 0
-    if cat.opening == 1:  # auto_3d: the rules play the 3D (catalog index 0) for its holder
+    if cat.opening == 1:  # "auto": the rules play the 3D (catalog index 0) for its holder
         play(game, 0, state, cat)
 
 
@@ -144,7 +144,7 @@ def legal_ranges(slots, state, cat, lo, hi, may_pass, count):
     """For game ``slots[i]``: the range of the acting seat's combos that may be played,
     whether it may pass, and the count, in row ``i`` of ``lo``, ``hi``, ``may_pass``, ``count``.
 
-    ``lo = MUST_HOLD_3D`` marks the first play of a ``contains_3d`` game: the combos in ``[0, hi)``
+    ``lo = MUST_HOLD_3D`` marks the first play of a ``"contains"`` game: the combos in ``[0, hi)``
     that hold 3D. Game over: no moves.
     """
     for i in range(slots.shape[0]):
