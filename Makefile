@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 # the lab's tests run by `make lab-test`
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 # the lab's experiments (lab/README.md): their tests and doctests, apart from make test
 lab-test: $(STAMP)

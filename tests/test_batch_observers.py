@@ -88,7 +88,7 @@ def test_kernels_write_what_the_observers_do(name: str, params: dict[str, Any], 
 @RULES
 @OBSERVERS
 def test_kernels_write_what_the_observers_do_long(name: str, params: dict[str, Any], rules: Rules):
-    _play(observers.make(name, rules, **params), rules, n_games=500, seed=2)
+    _play(observers.make(name, rules, **params), rules, n_games=250, seed=2)
 
 
 @RULES

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,8 +30,11 @@ def test_the_example_runs_and_reports_its_win_share(name):
     if name.startswith("sb3"):
         pytest.importorskip("sb3_contrib")
     script, *flags = RUNS[name]
+    # one torch thread: the suite's workers already use every core (under make test the
+    # tutorial took 38 s with torch's default threads; alone, with one thread, 8 s)
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
     done = subprocess.run([sys.executable, str(ROOT / "examples" / script), *flags], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)  # fmt: skip
+                          capture_output=True, text=True, timeout=600, env=env)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     last = done.stdout.strip().splitlines()[-1]
     assert last.startswith("win share vs three random players") and "deals of seed 2026" in last

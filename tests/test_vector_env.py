@@ -125,8 +125,9 @@ def test_many_games_agree_with_the_python_engine(rules):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", PRESETS)
-def test_ten_thousand_games_agree_with_the_python_engine(rules):
-    assert run_against_python(rules, n_slots=256, n_games=10_000, seed=5) > 500_000
+def test_thousands_of_games_agree_with_the_python_engine(rules):
+    # 4,000 games, about 300,000 positions (10,000 games cost make test 17-19 s a preset)
+    assert run_against_python(rules, n_slots=256, n_games=4_000, seed=5) > 200_000
 
 
 # ------------------------------------------------------------------ seeding
