@@ -93,6 +93,12 @@ class HandCodec:
     name = "hand"
 
     def __init__(self, rules: Rules = STANDARD) -> None:
+        if rules.largest_hand != 13:
+            raise ValueError(
+                f"the hand codec (the 2018 code's) numbers the positions of a 13-card hand; "
+                f"the {rules.name} rules deal up to {rules.largest_hand} cards: use actions="
+                f"'catalog'"
+            )
         self.rules = rules
         self.n = len(HAND_LAYOUT) + 1
         self.pass_action = self.n - 1

@@ -7,9 +7,9 @@ tests run on the same rules as everything else here.
 - **Type**: sequential, imperfect information, explicit chance (the deal), terminal
   rewards, four players, zero-sum: every reward below sums to zero over the seats
   (``Game.scores()``: the losers pay their penalties to the winner).
-- **Parameters**: ``rules`` (``"standard"`` or ``"charlesworth"``), ``observer`` (the
-  observation tensor's observer, a registered name: ``"simple"`` by default) and
-  ``reward`` (``"score"``, the game's score, by default; ``"score_normalized"`` or
+- **Parameters**: ``rules`` (a four-player preset: ``"standard"``, ``"charlesworth"``,
+  ...), ``observer`` (the observation tensor's observer, a registered name: ``"simple"``
+  by default) and ``reward`` (``"score"``, the game's score, by default; ``"score_normalized"`` or
   ``"win"``, as in the PettingZoo env; ``"shaped"`` is not terminal and is refused).
 - **Chance**: the first 52 nodes deal the deck, one card each (the first 13 to seat 0,
   the next 13 to seat 1, ...); action ``c`` deals card index ``c`` (3♦ is 0).

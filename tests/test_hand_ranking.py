@@ -25,7 +25,9 @@ PRESETS = [STANDARD, CHARLESWORTH]
 VARIANTS = [
     *PRESETS,
     replace(STANDARD, name="suit_flush", flush_order="suit"),
-    replace(CHARLESWORTH, name="every_quad", five_card_hands=FIVE_CARD_HANDS, straights_to_two=False),
+    replace(
+        CHARLESWORTH, name="every_quad", five_card_hands=FIVE_CARD_HANDS, straights_to_two=False
+    ),
 ]
 by_name = pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.name)
 all_variants = pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name)
