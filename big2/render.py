@@ -32,7 +32,7 @@ def render_text(game: Game, show: int | None = -1, recent: int = 6, symbols: boo
             note = "  <- to act" + (", leading" if game.table is None else "")
         lines.append(f"  seat {seat}: {hand.bit_count():>2} cards{note}")
         if seat == seat_shown:
-            lines.append(f"          {format_cards(hand, symbols)}")
+            lines.append(f"          {format_cards(hand, symbols, game.rules.suit_order)}")
     table = "(empty)" if game.table is None else _move_text(game.table, symbols)
     owner = "" if game.table is None else f" by seat {game.table_seat}"
     lines.append(f"table: {table}{owner}")
@@ -50,4 +50,5 @@ def _move_text(move: object, symbols: bool) -> str:
     assert isinstance(move, HandRanking)
     if not move:
         return "pass"
-    return f"{format_cards(move.cards, symbols)} ({move.ranking.label})"
+    suits = move.rules.suit_order if move.rules is not None else "DCHS"
+    return f"{format_cards(move.cards, symbols, suits)} ({move.ranking.label})"

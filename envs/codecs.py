@@ -107,7 +107,8 @@ class HandCodec:
         if move is PASS:
             return self.pass_action
         if move.cards & ~hand:
-            raise ValueError(f"{move} is not in the hand {C.format_cards(hand)}")
+            shown = C.format_cards(hand, suits=self.rules.suit_order)
+            raise ValueError(f"{move} is not in the hand {shown}")
         positions = tuple((hand & ((1 << c) - 1)).bit_count() for c in C.iter_cards(move.cards))
         action = _HAND_ACTION.get(positions)
         if action is None:
@@ -127,7 +128,9 @@ class HandCodec:
             )
         combo = classify(sum(1 << cards[p] for p in positions), self.rules)
         if combo is None:
-            chosen = C.format_cards(sum(1 << cards[p] for p in positions))
+            chosen = C.format_cards(
+                sum(1 << cards[p] for p in positions), suits=self.rules.suit_order
+            )
             raise ValueError(f"action {action} picks {chosen}, which is not a combination")
         return combo
 

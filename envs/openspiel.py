@@ -103,6 +103,11 @@ class BigTwoGame(pyspiel.Game):
         if unknown := sorted(set(given) - set(PARAMETERS)):
             raise ValueError(f"unknown parameters {unknown}; expected some of {list(PARAMETERS)}")
         rules = R.get(given["rules"])
+        if rules.players != N_SEATS:
+            raise ValueError(
+                f"python_big2 seats four players; the {rules.name} rules seat {rules.players} "
+                f"(play them with big2.game.Game)"
+            )
         if given["reward"] not in REWARDS:
             raise ValueError(f"unknown reward {given['reward']!r}; expected one of {REWARDS}")
         seat_observer(given["observer"], rules)  # refused before anything is built

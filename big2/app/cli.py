@@ -49,7 +49,8 @@ def demo(seed: int, rules: R.Rules) -> str:
     names = ["greedy", "random", "greedy", "random"]
     seats = ", ".join(f"{s} {n}" for s, n in enumerate(names))
     lines = [f"Big Two ({rules.name} rules), seed {seed}. Seats: {seats}"]
-    lines += [f"  seat {s} holds {format_cards(h)}" for s, h in enumerate(game.hands)]
+    suits = rules.suit_order
+    lines += [f"  seat {s} holds {format_cards(h, suits=suits)}" for s, h in enumerate(game.hands)]
     play(game, agents)
     for number, entry in enumerate(game.log.moves, 1):
         label = entry.move.ranking.label if entry.move else ""
