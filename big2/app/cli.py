@@ -275,13 +275,22 @@ def _four_seats(rules: R.Rules, command: str) -> None:
         )
 
 
+def _add_rules(command: argparse.ArgumentParser) -> None:
+    presets = ", ".join(sorted(R.PRESETS))
+    command.add_argument(
+        "--rules",
+        type=rules_arg,
+        default=R.STANDARD,
+        metavar="NAME|FILE.toml",
+        help=f"a preset ({presets}) or a rules file (docs/rules.md)",
+    )
+
+
 def parser() -> argparse.ArgumentParser:
     """The ``big2`` command's parser: one subcommand per way to play or watch."""
     top = argparse.ArgumentParser(prog="big2", description="Big Two for people and agents")
     top.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     commands = top.add_subparsers(dest="command", required=True)
-    rules = {"type": rules_arg, "metavar": "NAME|FILE.toml",
-             "help": f"a preset ({', '.join(sorted(R.PRESETS))}) or a rules file"}  # fmt: skip
 
     play = commands.add_parser("play", help="play against three agents in the terminal")
     _add_opponents(play, "heuristic")
@@ -293,7 +302,7 @@ def parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seat", type=int, default=0, choices=range(4))
     play.add_argument("--log-dir", default="big2_logs", help="where game logs are saved")
-    play.add_argument("--rules", default=R.STANDARD, **rules)
+    _add_rules(play)
     play.add_argument("--no-color", action="store_true")
 
     arena = commands.add_parser("arena", help="evaluate four agents on duplicate deals")
@@ -302,7 +311,7 @@ def parser() -> argparse.ArgumentParser:
     )
     arena.add_argument("--deals", type=int, default=1000)
     arena.add_argument("--seed", type=int, default=0)
-    arena.add_argument("--rules", default=R.STANDARD, **rules)
+    _add_rules(arena)
     arena.add_argument("--json", help="also write the results as JSON to this file")
     arena.add_argument("--csv", help="also write the results as CSV to this file")
     arena.add_argument("--progress", action="store_true", help="show a progress bar")
@@ -321,7 +330,7 @@ def parser() -> argparse.ArgumentParser:
     )
     league.add_argument("--deals", type=int, default=100, help="duplicate deals a match")
     league.add_argument("--seed", type=int, default=0, help="seed of the deals")
-    league.add_argument("--rules", default=R.STANDARD, **rules)
+    _add_rules(league)
     league.add_argument(
         "--out",
         required=True,
@@ -350,7 +359,7 @@ def parser() -> argparse.ArgumentParser:
         "only unless --allow-network is given (docs/browser.md, Safety).",
     )
     _add_opponents(serve, "trained")
-    serve.add_argument("--rules", default=R.STANDARD, **rules)
+    _add_rules(serve)
     serve.add_argument(
         "--host",
         default="127.0.0.1",
@@ -394,7 +403,7 @@ def parser() -> argparse.ArgumentParser:
 
     demo_cmd = commands.add_parser("demo", help="print one seeded game between baseline players")
     demo_cmd.add_argument("--seed", type=int, default=0)
-    demo_cmd.add_argument("--rules", default=R.STANDARD, **rules)
+    _add_rules(demo_cmd)
     return top
 
 
