@@ -68,7 +68,7 @@ def _runs(rules) -> dict[frozenset[int], tuple[int, int]]:
     }
 
 
-def _five(cards: list[int], rules):
+def _five(cards: list[int] | tuple[int, ...], rules):
     """(category, key) of five cards, or None; the key's first element is the
     category's place in ``five_card_hands``."""
     hands = rules.five_card_hands
@@ -99,7 +99,7 @@ def _five(cards: list[int], rules):
     return None
 
 
-def _flush_key(cards: list[int], rules) -> tuple[int, ...]:
+def _flush_key(cards: list[int] | tuple[int, ...], rules) -> tuple[int, ...]:
     """A flush compares by its highest card (rank, then suit), or by suit first."""
     level, top = rules.five_card_hands.index("flush"), max(cards)
     return (level, top % 4, top) if rules.flush_order == "suit" else (level, top)
@@ -114,6 +114,11 @@ def ref_classify(cards, rules):
     cards = sorted(cards)
     if len(set(cards)) != len(cards):
         raise ValueError(f"duplicate cards in {cards}")
+    return _classify(cards, rules)
+
+
+def _classify(cards: list[int] | tuple[int, ...], rules):
+    """:func:`ref_classify` of distinct cards, weakest first."""
     n = len(cards)
     if n == 5:
         return _five(cards, rules)
@@ -157,8 +162,8 @@ def ref_plays(hand_mask: int, sizes, rules):
     hand = cards_of(hand_mask)
     found = {}
     for size in sizes:
-        for combo in combinations(hand, size):
-            classified = ref_classify(list(combo), rules)
+        for combo in combinations(hand, size):  # distinct cards, weakest first
+            classified = _classify(combo, rules)
             if classified is not None:
                 found[mask_of(combo)] = classified
     return found
@@ -173,8 +178,10 @@ def ref_stronger_than(hand_mask: int, table_mask, rules) -> set[int]:
         raise ValueError(f"table {table_mask:#x} is not a combination")
     size = table_mask.bit_count()
     found = {m for m, (_, key) in ref_plays(hand_mask, [size], rules).items() if key > table[1]}
-    if size in rules.bombs_beat:  # bombs are four or five cards
-        bombs = ref_plays(hand_mask, [4, 5], rules)
+    if size in rules.bombs_beat:  # bombs are of four cards (two pair, quads) or five
+        four = {"two_pair", "quads"} & set(rules.bombs)
+        sizes = [4] * bool(four) + [5] * bool(set(rules.bombs) - four)
+        bombs = ref_plays(hand_mask, sizes, rules)
         found |= {m for m, (name, _) in bombs.items() if name.lower() in rules.bombs}
     return found
 

@@ -48,7 +48,7 @@ VARIANTS = [*PRESETS.values(), *MIXED]
 all_variants = pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name)
 
 RANDOM_CASES = 3000  # per rule set of ORIGINAL, for stronger_than
-VARIANT_CASES = 300  # per other rule set
+VARIANT_CASES = 200  # per other rule set
 
 
 def show(masks, rules=STANDARD) -> list[str]:
