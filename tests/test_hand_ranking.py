@@ -43,6 +43,7 @@ MIXED = [
             five_card_hands=("four_of_a_kind", "straight"), bombs=("two_pair", "straight"),
             bombs_beat=(1, 2, 3)),
     replace(WESTERN, name="flushless-western", five_card_hands=("full_house", "straight_flush")),
+    replace(CHARLESWORTH, name="no-fives", five_card_hands=(), straights_to_two=False),
 ]  # fmt: skip
 VARIANTS = [*PRESETS.values(), *MIXED]
 all_variants = pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name)

@@ -24,7 +24,17 @@ from big2.game import Game
 from big2.hand_ranking import PASS
 from big2.log import GameLog
 from big2.players import RandomAgent, play
-from big2.rules import PRESETS, STANDARD, TAIWAN, THREE_PLAYER, TWO_PLAYER, Rules, get, load
+from big2.rules import (
+    CHARLESWORTH,
+    PRESETS,
+    STANDARD,
+    TAIWAN,
+    THREE_PLAYER,
+    TWO_PLAYER,
+    Rules,
+    get,
+    load,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = get(ROOT / "docs" / "house.toml")  # Taiwan's suits, three players, bombs on pairs
@@ -35,6 +45,8 @@ OWN = [
             pass_locks_out=True, suit_order="SHCD"),
     replace(TWO_PLAYER, name="two-wraps-fours", wrap_straights="high", four_card_plays=True,
             bombs=("quads",), bombs_beat=(1, 2, 3)),
+    replace(CHARLESWORTH, name="fours-no-fives", five_card_hands=(), straights_to_two=False,
+            bombs=("two_pair", "quads"), bombs_beat=(3,)),
 ]  # fmt: skip
 GAME_RULES = [*PRESETS.values(), *OWN]
 GAMES = 4  # per rule set: a few hundred moves in all
@@ -56,8 +68,7 @@ class Referee:
 
     def __init__(self, rules: Rules, hands: tuple[int, ...]) -> None:
         self.rules, self.hands = rules, list(hands)
-        card = rules.opening_card  # "": the lowest card of the deck, index 0
-        self.opening = 1 << (ref_index(card, rules.suit_order) if card else 0)
+        self.opening = opening_mask(rules)
         self.turn = next(s for s, h in enumerate(hands) if h & self.opening)
         self.first = rules.opening == "contains"
         self.table: int | None = None
@@ -93,12 +104,20 @@ class Referee:
             self.turn = (seat + 1) % n
 
 
+def opening_mask(rules: Rules) -> int:
+    card = rules.opening_card  # "": the lowest card of the deck, index 0
+    return 1 << (ref_index(card, rules.suit_order) if card else 0)
+
+
 def check_deal(rules: Rules, hands: tuple[int, ...]) -> None:
+    """The whole deck dealt: 13 cards each of four, 26 each of two, 17 each of three and
+    the 52nd card to the opening card's holder (who holds it even when it was the 52nd)."""
     assert len(hands) == rules.players and sum(hands) == DECK
     assert all(not a & b for i, a in enumerate(hands) for b in hands[i + 1 :])
-    sizes = sorted(h.bit_count() for h in hands)
-    if rules.players == 3:  # 17 each and the 52nd card to the opening card's holder
-        assert sizes == [17, 17, 18]
+    sizes = [h.bit_count() for h in hands]
+    if rules.players == 3:
+        assert sorted(sizes) == [17, 17, 18]
+        assert hands[sizes.index(18)] & opening_mask(rules)
     else:
         assert sizes == [52 // rules.players] * rules.players
 
@@ -154,7 +173,7 @@ def test_random_games_follow_the_rules(rules):
         moves += len(game.log.moves)
         first = next(e for e in game.log.moves if e.move)
         if rules.opening == "contains":
-            assert first.move.cards & 1 << rules.opening_index
+            assert first.move.cards & opening_mask(rules)
         penalties = [penalty(rules, h.bit_count()) for h in game.hands]
         scores = game.scores()
         assert sum(scores) == 0 and scores[game.winner] == sum(penalties)
