@@ -18,12 +18,14 @@ from pathlib import Path
 import pytest
 from reference import ref_index, ref_plays, ref_stronger_than
 
+from big2.app.cli import demo
 from big2.board import Board
 from big2.cards import DECK, format_cards, parse_cards
 from big2.game import Game
 from big2.hand_ranking import PASS
 from big2.log import GameLog
 from big2.players import RandomAgent, play
+from big2.render import render_text
 from big2.rules import (
     CHARLESWORTH,
     PRESETS,
@@ -394,3 +396,29 @@ def test_logs_round_trip_and_replay(rules):
     again = Game.replay(log)
     assert (again.hands, again.winner, again.scores()) == (game.hands, game.winner, game.scores())
     assert again.log == game.log
+
+
+# ------------------------------------------------------ card text at the edges
+
+
+def test_render_names_cards_in_the_rules_suit_order():
+    game = Game(TAIWAN, seed=0)
+    seat = game.turn
+    game.play(game.legal_moves()[0])  # a single: the 3C, Taiwan's lowest card
+    text = render_text(game, show=seat)
+    assert f"          {format_cards(game.hand(seat), suits='CDHS')}\n" in text
+    assert "table: 3C (single) by seat" in text and "recent: " + f"{seat}: 3C (single)" in text
+
+
+@pytest.mark.parametrize("name", ["taiwan", "pusoy-dos", "three-player", "two-player"])
+def test_demo_of_a_variant(name):
+    """The demo seats the rules' players and names the hands' cards as it names the moves."""
+    rules = get(name)
+    lines = demo(1, rules).splitlines()
+    holds = [line.split(" holds ")[1] for line in lines if " holds " in line]
+    deal = Board(rules, seed=random.Random(1)).hands  # the demo deals from Random(seed)
+    assert holds == [format_cards(h, suits=rules.suit_order) for h in deal]
+    first = next(line for line in lines if line.strip().startswith("1. seat"))
+    seat = int(first.split("seat ")[1].split(":")[0])
+    opening = format_cards(1, suits=rules.suit_order)  # the 3C under taiwan
+    assert opening in holds[seat].split() and opening in first.split()

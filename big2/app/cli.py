@@ -45,11 +45,15 @@ def demo(seed: int, rules: R.Rules) -> str:
     """
     rng = random.Random(seed)
     agents: list[Agent] = [GreedyAgent(), RandomAgent(rng), GreedyAgent(), RandomAgent(rng)]
+    agents = agents[: rules.players]
     game = Game(rules, seed=rng)
-    names = ["greedy", "random", "greedy", "random"]
+    names = ["greedy", "random", "greedy", "random"][: rules.players]
     seats = ", ".join(f"{s} {n}" for s, n in enumerate(names))
     lines = [f"Big Two ({rules.name} rules), seed {seed}. Seats: {seats}"]
-    lines += [f"  seat {s} holds {format_cards(h)}" for s, h in enumerate(game.hands)]
+    lines += [
+        f"  seat {s} holds {format_cards(h, suits=rules.suit_order)}"
+        for s, h in enumerate(game.hands)
+    ]
     play(game, agents)
     for number, entry in enumerate(game.log.moves, 1):
         label = entry.move.ranking.label if entry.move else ""
