@@ -19,7 +19,7 @@ from itertools import combinations
 
 RANKS = "3456789TJQKA2"  # rank 0 .. 12
 
-FOUR_CARD_CATEGORIES = ("TWO_PAIR", "QUADS")  # in their order: quads beat two pair
+FOUR_CARD = {"two_pair", "quads"}  # the four-card plays (four_card_plays); quads beat two pair
 
 
 def ref_index(text: str, suit_order: str) -> int:
@@ -179,7 +179,7 @@ def ref_stronger_than(hand_mask: int, table_mask, rules) -> set[int]:
     size = table_mask.bit_count()
     found = {m for m, (_, key) in ref_plays(hand_mask, [size], rules).items() if key > table[1]}
     if size in rules.bombs_beat:  # bombs are of four cards (two pair, quads) or five
-        four = {"two_pair", "quads"} & set(rules.bombs)
+        four = FOUR_CARD & set(rules.bombs)
         sizes = [4] * bool(four) + [5] * bool(set(rules.bombs) - four)
         bombs = ref_plays(hand_mask, sizes, rules)
         found |= {m for m, (name, _) in bombs.items() if name.lower() in rules.bombs}
