@@ -129,7 +129,7 @@ class Rules:
         _check_choices(self)
         _check_deal(self)
         _check_combinations(self)
-        _check_penalty_steps(self.penalty_steps, self.largest_hand)
+        _check_penalty_steps(self.penalty_steps, self.largest_hand, self.players)
         preset = _PRESET_FIELDS.get(self.name)
         if preset is not None and preset != _fields_of(self):
             raise ValueError(
@@ -269,6 +269,18 @@ def _check_combinations(rules: Rules) -> None:
         )
     four = FOUR_CARD_HANDS if rules.four_card_plays else ()
     if not isinstance(rules.bombs, tuple) or any(b not in (*hands, *four) for b in rules.bombs):
+        bombs = rules.bombs if isinstance(rules.bombs, tuple) else ()
+        missing = next((b for b in bombs if b not in (*hands, *four)), None)
+        if missing in FOUR_CARD_HANDS:
+            raise ValueError(
+                f"bombs={rules.bombs!r} and four_card_plays=False cannot combine: {missing} is "
+                f"a four-card play"
+            )
+        if missing in FIVE_CARD_HANDS:
+            raise ValueError(
+                f"bombs={rules.bombs!r} and five_card_hands={hands!r} cannot combine: "
+                f"{missing} is not among the five-card hands"
+            )
         raise ValueError(
             f"bombs must name categories that exist under these rules ({(*four, *hands)}), "
             f"got {rules.bombs!r}"
@@ -283,7 +295,7 @@ def _check_combinations(rules: Rules) -> None:
         )
 
 
-def _check_penalty_steps(steps: tuple[tuple[int, int], ...], largest: int) -> None:
+def _check_penalty_steps(steps: tuple[tuple[int, int], ...], largest: int, players: int) -> None:
     expected = (
         f"expected ((1, m1), (c2, m2), ...) with thresholds rising up to {largest} (the "
         f"largest hand) and m1 <= m2 <= ..."
@@ -298,12 +310,16 @@ def _check_penalty_steps(steps: tuple[tuple[int, int], ...], largest: int) -> No
         bool(pairs)
         and thresholds[0] == 1
         and all(a < b for a, b in pairwise(thresholds))
-        and thresholds[-1] <= largest
         and factors[0] > 0
         and all(a <= b for a, b in pairwise(factors))
     )
     if not ok:
         raise ValueError(f"penalty_steps {steps!r} is invalid; {expected}")
+    if thresholds[-1] > largest:
+        raise ValueError(
+            f"penalty_steps {steps!r} and players={players} cannot combine: a threshold of "
+            f"{thresholds[-1]} cards is more than the largest hand ({largest} cards)"
+        )
 
 
 def _fields_of(rules: Rules) -> dict[str, object]:

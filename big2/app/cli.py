@@ -45,8 +45,9 @@ def demo(seed: int, rules: R.Rules) -> str:
     """
     rng = random.Random(seed)
     agents: list[Agent] = [GreedyAgent(), RandomAgent(rng), GreedyAgent(), RandomAgent(rng)]
+    agents = agents[: rules.players]
     game = Game(rules, seed=rng)
-    names = ["greedy", "random", "greedy", "random"]
+    names = ["greedy", "random", "greedy", "random"][: rules.players]
     seats = ", ".join(f"{s} {n}" for s, n in enumerate(names))
     lines = [f"Big Two ({rules.name} rules), seed {seed}. Seats: {seats}"]
     suits = rules.suit_order
