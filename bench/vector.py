@@ -24,8 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from big2.rules import PRESETS
 from envs.batch_observers import batch_encoder
-from envs.engine import Games
+from envs.engine import Games, check_compiled
 from envs.kernels.deals import Generators
 from envs.kernels.turns import fill_legal, find_actions, legal_ranges
 from envs.vector import SELF_ALL, Big2VectorEnv
@@ -189,6 +190,15 @@ def main() -> None:
     label, options = ROWS[0]
     rate = decisions_per_second(args.envs, args.seconds, args.seed, copy=True, **options)
     print(f"{label + ', copy=True':<44}{rate:>14,.0f} decisions/s  (N = {args.envs:,})")
+    for name, rules in PRESETS.items():  # the first row's configuration under every preset
+        label = f"all seats, simple, catalog, {name} rules"
+        try:
+            check_compiled(rules)
+        except ValueError:
+            print(f"{label:<44}{'not compiled yet':>14}")
+            continue
+        rate = decisions_per_second(args.envs, args.seconds, args.seed, rules=name)
+        print(f"{label:<44}{rate:>14,.0f} decisions/s  (N = {args.envs:,})")
     env = Big2VectorEnv(1000, opponents=["random"])
     print(f"memory per 1,000 games: {env.games.nbytes() / 2**20:.1f} MiB of game arrays")
 

@@ -1,8 +1,15 @@
-"""Dealing: a :class:`Board` holds the four hands at the start of a game.
+"""Dealing: a :class:`Board` holds the hands at the start of a game.
+
+Each of the rules' ``players`` seats is dealt ``52 // players`` cards; the leftover (one
+card, for three players) goes to the holder of the opening card (or, when the leftover
+is the opening card, to the holder of the lowest card dealt).
 
 >>> board = Board(seed=7)
 >>> [h.bit_count() for h in board.hands], board.first_seat == board.holder(0)
 ([13, 13, 13, 13], True)
+>>> from big2.rules import THREE_PLAYER
+>>> sorted(h.bit_count() for h in Board(THREE_PLAYER, seed=7).hands)
+[17, 17, 18]
 >>> Board(fixed={0: "3D 2S"}, seed=1).hands[0] & 1 == 1
 True
 >>> Board(fixed={5: "3D"})
@@ -25,30 +32,31 @@ from typing import SupportsIndex
 from big2 import cards as C
 from big2.rules import STANDARD, Rules
 
-N_SEATS = 4
-HAND_SIZE = 13
+N_SEATS = 4  # the most seats (four players); a game has its rules' ``players``
+HAND_SIZE = 13  # the cards each of four players is dealt
 
 Seed = int | random.Random | None
 
 
-def seats_from(seat: int) -> tuple[int, int, int, int]:
-    """The four seats in ``seat``'s order: me, next (acts after me), across, previous.
+def seats_from(seat: int, players: int = N_SEATS) -> tuple[int, ...]:
+    """The ``players`` seats in ``seat``'s order: me, next (acts after me), then on round
+    the table (across and previous, of four).
 
     Every seat-relative encoding uses this order.
 
-    >>> seats_from(2)
-    (2, 3, 0, 1)
+    >>> seats_from(2), seats_from(2, players=3)
+    ((2, 3, 0, 1), (2, 0, 1))
     """
-    return (seat, (seat + 1) % N_SEATS, (seat + 2) % N_SEATS, (seat + 3) % N_SEATS)
+    return tuple((seat + k) % players for k in range(players))
 
 
-def relative_seat(seat: int, me: int) -> int:
-    """Where ``seat`` sits from ``me``: 0 me, 1 next, 2 across, 3 previous.
+def relative_seat(seat: int, me: int, players: int = N_SEATS) -> int:
+    """Where ``seat`` sits from ``me``: 0 me, 1 next, ... ``players - 1`` previous.
 
-    >>> relative_seat(0, me=3)
-    1
+    >>> relative_seat(0, me=3), relative_seat(0, me=2, players=3)
+    (1, 1)
     """
-    return (seat - me) % N_SEATS
+    return (seat - me) % players
 
 
 def make_rng(seed: Seed) -> random.Random:
@@ -73,14 +81,14 @@ def seed_int(seed: object) -> int:
 
 
 class Board:
-    """The deal: four 13-card hands as masks.
+    """The deal: the ``rules.players`` hands as masks.
 
     Args:
         rules: the variant (kept for the game built from this board).
         seed: an int, a ``random.Random`` (advanced by the deal) or None.
-        fixed: seat -> cards (mask or text) that seat must hold; the rest of the deck
-            is dealt at random. Duplicated cards, more than 13 cards for a seat or an
-            unknown seat raise :class:`ValueError` saying which.
+        fixed: seat -> cards (mask or text, in the rules' suit order) that seat must
+            hold; the rest of the deck is dealt at random. Duplicated cards, more cards
+            than a seat holds or an unknown seat raise :class:`ValueError` saying which.
     """
 
     __slots__ = ("hands", "rules")
@@ -92,16 +100,21 @@ class Board:
         fixed: Mapping[int, int | str] | None = None,
     ) -> None:
         rng = make_rng(seed)
-        hands = _check_fixed({} if fixed is None else fixed)
-        taken = hands[0] | hands[1] | hands[2] | hands[3]
+        hands = _check_fixed({} if fixed is None else fixed, rules)
+        taken = 0
+        for hand in hands:
+            taken |= hand
         rest = [i for i in range(C.N_CARDS) if not taken >> i & 1]
         rng.shuffle(rest)
         start = 0
-        for seat in range(N_SEATS):
-            need = HAND_SIZE - hands[seat].bit_count()
+        for seat in range(rules.players):
+            need = max(rules.hand_size - hands[seat].bit_count(), 0)
             for i in rest[start : start + need]:
                 hands[seat] |= 1 << i
             start += need
+        for i in rest[start:]:  # the leftover
+            hands[_leftover_seat(hands, rules, 1 << i)] |= 1 << i
+        _check_sizes(hands, rules)
         self.rules = rules
         self.hands: tuple[int, ...] = tuple(hands)
 
@@ -109,7 +122,7 @@ class Board:
     def from_hands(
         cls, hands: list[int | str] | tuple[int | str, ...], rules: Rules = STANDARD
     ) -> Board:
-        """A board with all four hands given (13 cards each, the whole deck).
+        """A board with all the hands given (the whole deck, as the rules deal it).
 
         >>> from big2.cards import parse_cards
         >>> Board.from_hands(["3D", "", "", ""])
@@ -117,12 +130,14 @@ class Board:
         ...
         ValueError: from_hands needs 13 cards per seat; seat 0 holds 1, seat 1 holds 0, ...
         """
-        if len(hands) != N_SEATS:
-            raise ValueError(f"from_hands needs {N_SEATS} hands, got {len(hands)}")
-        masks = _check_fixed(dict(enumerate(hands)))
-        if any(m.bit_count() != HAND_SIZE for m in masks):
+        if len(hands) != rules.players:
+            raise ValueError(
+                f"from_hands needs {rules.players} hands ({rules.name} rules), got {len(hands)}"
+            )
+        masks = _check_fixed(dict(enumerate(hands)), rules)
+        if sum(m.bit_count() for m in masks) != C.N_CARDS:
             counts = ", ".join(f"seat {s} holds {m.bit_count()}" for s, m in enumerate(masks))
-            raise ValueError(f"from_hands needs {HAND_SIZE} cards per seat; {counts}")
+            raise ValueError(f"from_hands needs {_dealt(rules)}; {counts}")
         return cls(rules, seed=0, fixed=dict(enumerate(masks)))
 
     def holder(self, card: int) -> int:
@@ -131,8 +146,8 @@ class Board:
 
     @property
     def first_seat(self) -> int:
-        """The seat holding 3♦, who starts."""
-        return self.holder(0)
+        """The seat holding the opening card (3♦ under the standard rules), who starts."""
+        return self.holder(self.rules.opening_index)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
@@ -143,29 +158,69 @@ class Board:
         return hash((self.hands, self.rules))
 
     def __repr__(self) -> str:
-        hands = ", ".join(repr(C.format_cards(h)) for h in self.hands)
-        return f"Board.from_hands([{hands}])"
+        hands = ", ".join(repr(C.format_cards(h, suits=self.rules.suit_order)) for h in self.hands)
+        if self.rules == STANDARD:
+            return f"Board.from_hands([{hands}])"
+        return f"Board.from_hands([{hands}], rules={self.rules!r})"
 
 
-def _check_fixed(fixed: Mapping[int, int | str]) -> list[int]:
-    """The fixed cards as four masks, after checking seats, sizes and overlaps."""
+def _dealt(rules: Rules) -> str:
+    """How ``rules`` deal, in words: ``13 cards per seat``."""
+    if not rules.leftover:
+        return f"{rules.hand_size} cards per seat"
+    return (
+        f"{rules.hand_size} cards per seat and {rules.hand_size + rules.leftover} for the "
+        f"holder of the opening card"
+    )
+
+
+def _leftover_seat(hands: list[int], rules: Rules, card: int) -> int:
+    """Who takes the leftover ``card``: the opening card's holder, or (the leftover being
+    the opening card) the holder of the lowest card dealt."""
+    opening = 1 << rules.opening_index
+    if card != opening:
+        return next(s for s, h in enumerate(hands) if h & opening)
+    lowest = min(C.highest(h & -h) for h in hands)
+    return next(s for s, h in enumerate(hands) if h >> lowest & 1)
+
+
+def _check_sizes(hands: list[int], rules: Rules) -> None:
+    """ValueError unless ``hands`` hold the deck as ``rules`` deal it."""
+    sizes = [h.bit_count() for h in hands]
+    expected = [rules.hand_size] * rules.players
+    if rules.leftover:
+        expected[_leftover_seat(hands, rules, 0)] += rules.leftover
+    if sizes != expected:
+        counts = ", ".join(f"seat {s} holds {n}" for s, n in enumerate(sizes))
+        raise ValueError(f"the fixed cards cannot be dealt: the {rules.name} rules deal "
+                         f"{_dealt(rules)}; {counts}")  # fmt: skip
+
+
+def _check_fixed(fixed: Mapping[int, int | str], rules: Rules) -> list[int]:
+    """The fixed cards as ``rules.players`` masks, after checking seats, sizes and overlaps."""
+    seats = f"0..{rules.players - 1}"
     if not isinstance(fixed, Mapping):
         raise ValueError(
-            f"fixed cards must be a mapping from seat (0..3) to cards (a mask or text such "
+            f"fixed cards must be a mapping from seat ({seats}) to cards (a mask or text such "
             f"as '3D 2S'), got {type(fixed).__name__} {fixed!r}"
         )
-    hands = [0] * N_SEATS
+    hands = [0] * rules.players
     for seat, given in fixed.items():
-        if not isinstance(seat, int) or not 0 <= seat < N_SEATS:
-            raise ValueError(f"unknown seat {seat!r} in fixed cards; expected a seat in 0..3")
-        mask = C.parse_cards(given) if isinstance(given, str) else C.check_mask(given)
-        if mask.bit_count() > HAND_SIZE:
+        if not isinstance(seat, int) or not 0 <= seat < rules.players:
+            raise ValueError(f"unknown seat {seat!r} in fixed cards; expected a seat in {seats}")
+        mask = (
+            C.parse_cards(given, rules.suit_order)
+            if isinstance(given, str)
+            else C.check_mask(given)
+        )
+        if mask.bit_count() > rules.largest_hand:
             raise ValueError(
-                f"seat {seat} is given {mask.bit_count()} cards; a seat holds at most {HAND_SIZE}"
+                f"seat {seat} is given {mask.bit_count()} cards; a seat holds at most "
+                f"{rules.largest_hand}"
             )
         for other, held in enumerate(hands):
             if held & mask:
-                both = C.format_cards(held & mask)
+                both = C.format_cards(held & mask, suits=rules.suit_order)
                 raise ValueError(f"card(s) {both} given to both seat {other} and seat {seat}")
         hands[seat] = mask
     return hands

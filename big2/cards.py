@@ -1,16 +1,22 @@
 """Cards as bits.
 
 A card is an index ``4 * rank + suit`` with ranks ``3456789TJQKA2`` (rank 0 is ``3``,
-rank 12 is ``2``) and suits ``DCHS`` (diamonds lowest, spades highest), so index
-order is strength order: 3♦ is 0 and 2♠ is 51. A set of cards is a plain ``int``
-with bit ``index`` set for each card (a 52-bit mask), as python-chess does with
-squares. Text only appears at the edges: :func:`parse_cards` and :func:`format_cards`.
+rank 12 is ``2``) and suits in the rules' suit order, lowest first (``DCHS`` by
+default: diamonds lowest, spades highest), so index order is strength order: under
+the default order 3♦ is 0 and 2♠ is 51. A set of cards is a plain ``int`` with bit
+``index`` set for each card (a 52-bit mask), as python-chess does with squares.
+
+Every engine compares cards by index alone; only text knows which suit is which.
+:func:`parse_cards` and :func:`format_cards` take the suit order (``suits``, a
+:attr:`~big2.rules.Rules.suit_order`): under ``"CDHS"`` (Taiwan) card 0 is the 3♣.
 
 >>> hand = parse_cards("3d 10h 2♠")
 >>> format_cards(hand)
 '3D TH 2S'
 >>> hand.bit_count(), highest(hand)
 (3, 51)
+>>> format_cards(1, suits="CDHS"), parse_cards("3C", suits="CDHS")
+('3C', 1)
 """
 
 from __future__ import annotations
@@ -27,12 +33,32 @@ DECK = (1 << N_CARDS) - 1
 THREE_OF_DIAMONDS = 1  # the mask of 3D, bit 0
 
 _RANK_OF_CHAR = {c: i for i, c in enumerate(RANKS)}
-_SUIT_OF_CHAR = {c: i for i, c in enumerate(SUITS)} | {s: i for i, s in enumerate(SUIT_SYMBOLS)}
-_NAMES = tuple(r + s for r in RANKS for s in SUITS)
+_SYMBOL_OF = dict(zip(SUITS, SUIT_SYMBOLS, strict=True))  # D -> ♦ ...
+_LETTER_OF = {**{c: c for c in SUITS}, **{s: c for c, s in _SYMBOL_OF.items()}}
+
+
+def _names(suits: str) -> tuple[str, ...]:
+    return tuple(r + s for r in RANKS for s in suits)
+
+
+_NAMES = {SUITS: _names(SUITS)}  # suit order -> the 52 names in index order
+
+
+def names(suits: str = SUITS) -> tuple[str, ...]:
+    """The 52 card names in index order under the suit order ``suits``.
+
+    >>> names()[:2], names("CDHS")[:2]
+    (('3D', '3C'), ('3C', '3D'))
+    """
+    found = _NAMES.get(suits)
+    if found is None:
+        found = _NAMES[suits] = _names(suits)
+    return found
 
 
 def card_index(rank: int, suit: int) -> int:
-    """The index of the card of ``rank`` (0 = ``3`` .. 12 = ``2``) and ``suit`` (0 = D .. 3 = S).
+    """The index of the card of ``rank`` (0 = ``3`` .. 12 = ``2``) and ``suit`` (its place
+    in the suit order, 0 = the lowest: D by default .. 3 = S).
 
     >>> card_index(12, 3)
     51
@@ -46,33 +72,35 @@ def rank_of(index: int) -> int:
 
 
 def suit_of(index: int) -> int:
-    """The suit (0 = D .. 3 = S) of a card index."""
+    """The suit (its place in the suit order, 0 = the lowest) of a card index."""
     return index & 3
 
 
-def card_name(index: int) -> str:
-    """The text of one card.
+def card_name(index: int, suits: str = SUITS) -> str:
+    """The text of one card (under the suit order ``suits``).
 
-    >>> card_name(0), card_name(51)
-    ('3D', '2S')
+    >>> card_name(0), card_name(51), card_name(0, "CDHS")
+    ('3D', '2S', '3C')
     """
     if not 0 <= index < N_CARDS:
         raise ValueError(f"card index {index} is out of range; expected 0..51")
-    return _NAMES[index]
+    return names(suits)[index]
 
 
-def parse_card(token: str) -> int:
-    """The index of one card written as rank then suit: ``3D``, ``th``, ``10♥``.
+def parse_card(token: str, suits: str = SUITS) -> int:
+    """The index of one card written as rank then suit: ``3D``, ``th``, ``10♥`` (under
+    the suit order ``suits``).
 
-    >>> parse_card("10h")
-    30
+    >>> parse_card("10h"), parse_card("3D", "CDHS")
+    (30, 1)
     """
     text = token.strip().upper()
     rank_text, suit_text = text[:-1], text[-1:]
     if rank_text == "10":
         rank_text = "T"
     rank = _RANK_OF_CHAR.get(rank_text)
-    suit = _SUIT_OF_CHAR.get(suit_text)
+    letter = _LETTER_OF.get(suit_text)
+    suit = None if letter is None else suits.find(letter)
     if rank is None or suit is None or len(rank_text) != 1:
         raise ValueError(
             f"bad card {token!r}: expected a rank of {RANKS} (or 10) followed by a suit "
@@ -81,10 +109,11 @@ def parse_card(token: str) -> int:
     return card_index(rank, suit)
 
 
-def parse_cards(text: str) -> int:
+def parse_cards(text: str, suits: str = SUITS) -> int:
     """The mask of the cards in ``text``, separated by spaces or commas.
 
-    Case-insensitive; ``10`` is accepted for ``T`` and ``♦♣♥♠`` for the suits.
+    Case-insensitive; ``10`` is accepted for ``T`` and ``♦♣♥♠`` for the suits; ``suits``
+    is the suit order (lowest first) that gives each card its index.
     A malformed token or a card written twice raises :class:`ValueError` naming it.
 
     >>> parse_cards("3D 3C") == 0b11
@@ -96,15 +125,16 @@ def parse_cards(text: str) -> int:
     """
     mask = 0
     for token in text.replace(",", " ").split():
-        bit = 1 << parse_card(token)
+        bit = 1 << parse_card(token, suits)
         if mask & bit:
             raise ValueError(f"card {token!r} appears twice in {text!r}")
         mask |= bit
     return mask
 
 
-def format_cards(mask: int, symbols: bool = False) -> str:
-    """The text of a mask, weakest card first (``symbols`` writes suits as ``♦♣♥♠``).
+def format_cards(mask: int, symbols: bool = False, suits: str = SUITS) -> str:
+    """The text of a mask, weakest card first (``symbols`` writes suits as ``♦♣♥♠``;
+    ``suits`` is the suit order).
 
     >>> format_cards(parse_cards("2s 3d"))
     '3D 2S'
@@ -113,8 +143,9 @@ def format_cards(mask: int, symbols: bool = False) -> str:
     """
     check_mask(mask)
     if symbols:
-        return " ".join(RANKS[i >> 2] + SUIT_SYMBOLS[i & 3] for i in iter_cards(mask))
-    return " ".join(_NAMES[i] for i in iter_cards(mask))
+        return " ".join(RANKS[i >> 2] + _SYMBOL_OF[suits[i & 3]] for i in iter_cards(mask))
+    text = names(suits)
+    return " ".join(text[i] for i in iter_cards(mask))
 
 
 def check_mask(mask: int) -> int:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from big2 import cards as C
-from big2.board import N_SEATS, Board, Seed, relative_seat
+from big2.board import Board, Seed, relative_seat
 from big2.hand_ranking import PASS, HandRanking, Ranking, catalog, combinations_in
 from big2.log import GameLog, History, LogEntry
 from big2.rules import STANDARD, Rules
@@ -65,12 +65,15 @@ class View(NamedTuple):
     @property
     def unseen(self) -> int:
         """Cards this seat has not seen: not in its hand and not played."""
-        p = self.played
-        return C.DECK & ~self.hand & ~(p[0] | p[1] | p[2] | p[3])
+        seen = self.hand
+        for cards in self.played:
+            seen |= cards
+        return C.DECK & ~seen
 
     def relative(self, seat: int) -> int:
-        """``seat`` relative to this view's seat: 0 me, 1 next, 2 across, 3 previous."""
-        return relative_seat(seat, self.seat)
+        """``seat`` relative to this view's seat: 0 me, 1 next, ... (of four: 2 across,
+        3 previous)."""
+        return relative_seat(seat, self.seat, self.rules.players)
 
 
 class Game:
@@ -126,33 +129,36 @@ class Game:
         self.board = board
         self.rules = board.rules
         self._hands = list(board.hands)
-        self._played = [0] * N_SEATS
+        players = board.rules.players
+        self._played = [0] * players
         self._left = [h.bit_count() for h in board.hands]  # cards left per seat
-        self._kinds = [0] * N_SEATS  # per seat: bit r set once it played a Ranking r
+        self._kinds = [0] * players  # per seat: bit r set once it played a Ranking r
         self._catalog = catalog(board.rules)
         # per seat: the combinations in its hand (catalog order) and their indices; the
         # five-card ones (last in catalog order) are added when first needed
         small = tuple(s for s in self._catalog.sizes if s < 5)
         self._combos = [combinations_in(h, small, board.rules) for h in board.hands]
         self._indices = [[c.index for c in combos] for combos in self._combos]
-        self._has_fives = [False] * N_SEATS
+        self._has_fives = [False] * players
         self._legal: Moves | None = None
         self._locked = 0  # seats locked out of the trick by a pass (rules.pass_locks_out)
-        self._opening = board.rules.opening == "contains_3d"
+        self._opening = board.rules.opening == "contains"
+        self._opening_card = 1 << board.rules.opening_index
+        self._bomb_kinds = frozenset(b.ranking for b in self._catalog.bombs)
         self.turn = board.first_seat
         self.table: HandRanking | None = None
         self.table_seat: int | None = None
         self.passes = 0
         self.winner: int | None = None
         self.log = GameLog(board.rules, board.hands)
-        if board.rules.opening == "auto_3d":
-            self.play(self._catalog.by_cards[C.THREE_OF_DIAMONDS])
+        if board.rules.opening == "auto":
+            self.play(self._catalog.by_cards[self._opening_card])
 
     # ------------------------------------------------------------------ queries
 
     @property
     def hands(self) -> tuple[int, ...]:
-        """The four hands, as masks."""
+        """The hands (one per seat), as masks."""
         return tuple(self._hands)
 
     def hand(self, seat: int) -> int:
@@ -177,12 +183,13 @@ class Game:
         if self.winner is not None:
             return ()
         seat, table = self.turn, self.table
-        if (table is None or table.size == 5) and not self._has_fives[seat]:
+        bombs = bool(self._bomb_kinds) and table is not None and table.size in self.rules.bombs_beat
+        if (table is None or table.size == 5 or bombs) and not self._has_fives[seat]:
             self._add_fives(seat)
         combos = self._combos[seat]
         if table is None:
             if self._opening:
-                return tuple(m for m in combos if m.cards & C.THREE_OF_DIAMONDS)
+                return tuple(m for m in combos if m.cards & self._opening_card)
             return tuple(combos)
         if self._locked >> seat & 1:
             return (PASS,)
@@ -190,6 +197,9 @@ class Game:
         indices, cat = self._indices[seat], self._catalog
         lo = bisect_left(indices, cat.beaten_from(table))
         hi = bisect_left(indices, cat.size_end(table.size), lo)
+        if bombs:  # bigger than the table, after it in catalog order
+            kinds = self._bomb_kinds
+            return (*combos[lo:hi], *(c for c in combos[hi:] if c.ranking in kinds), PASS)
         return (*combos[lo:hi], PASS)
 
     def _add_fives(self, seat: int) -> None:
@@ -207,8 +217,8 @@ class Game:
 
     def view(self, seat: int) -> View:
         """What ``seat`` may see now."""
-        if not 0 <= seat < N_SEATS:
-            raise ValueError(f"unknown seat {seat!r}; expected 0..3")
+        if not 0 <= seat < self.rules.players:
+            raise ValueError(f"unknown seat {seat!r}; expected 0..{self.rules.players - 1}")
         return View(
             seat,
             self._hands[seat],
@@ -254,7 +264,7 @@ class Game:
         self.passes = 0
         self._opening = False
         if hand:
-            self.turn = (seat + 1) % N_SEATS
+            self.turn = (seat + 1) % self.rules.players
         else:
             self.winner = seat
 
@@ -262,12 +272,12 @@ class Game:
         self.passes += 1
         if self.rules.pass_locks_out:
             self._locked |= 1 << seat
-        if self.passes == N_SEATS - 1:
+        if self.passes == self.rules.players - 1:
             assert self.table_seat is not None
             self.table, self.turn = None, self.table_seat
             self.passes = self._locked = 0
         else:
-            self.turn = (seat + 1) % N_SEATS
+            self.turn = (seat + 1) % self.rules.players
 
     def why_illegal(self, move: object) -> str:
         """Why ``move`` cannot be made now, in a few words ("" when it is legal).
@@ -287,15 +297,18 @@ class Game:
         if move not in self._catalog:
             return f"it is not a combination of the {self.rules.name} rules"
         if missing := move.cards & ~self._hands[self.turn]:
-            return f"seat {self.turn} does not hold {C.format_cards(missing)}"
-        if self._opening and not move.cards & C.THREE_OF_DIAMONDS:
-            return "the first play must contain 3D"
+            return f"seat {self.turn} does not hold {self._text(missing)}"
+        if self._opening and not move.cards & self._opening_card:
+            return f"the first play must contain {self._text(self._opening_card)}"
         if self._locked >> self.turn & 1:
             return f"seat {self.turn} passed and is locked out until the table clears"
         if self.table is not None and move.size != self.table.size:
             n = self.table.size
             return f"the table holds {n} card{'s' if n > 1 else ''}, not {move.size}"
         return "it does not beat the table"
+
+    def _text(self, cards: int) -> str:
+        return C.format_cards(cards, suits=self.rules.suit_order)
 
     def _why_illegal(self, move: object) -> str:
         table = "an empty table" if self.table is None else f"the table {self.table}"

@@ -5,8 +5,12 @@ A log may also hold, for some moves, what the agent that made it weighed (a
 has one); logs written before thoughts existed load with none. It says who played
 (``players``: per seat an agent spec, or ``"you"`` for a person), the seed the deal came
 from and the date it was played, where its writer knew them (:meth:`GameLog.sign`):
-``big2 play``, ``big2 serve`` and the arena do. Logs of the first format
-(``big2-log/1``), written before these existed, still load, with none of them.
+``big2 play``, ``big2 serve`` and the arena do. Its rules are every field of
+:class:`~big2.rules.Rules` and its cards are written in their suit order
+(``big2-log/3``). Logs of the earlier formats still load: ``big2-log/2``, whose rules
+lack the variant fields of today (their defaults apply) and name two by older names
+(``five_card_quads``, ``contains_3d``), and ``big2-log/1``, without players, seed or
+date.
 
 >>> from big2.game import Game
 >>> game = Game(seed=3)
@@ -28,7 +32,7 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple, overload
@@ -36,9 +40,10 @@ from typing import Any, NamedTuple, overload
 from big2 import cards as C
 from big2.hand_ranking import PASS, HandRanking
 from big2.rules import Rules
+from big2.rules import from_dict as rules_from_dict
 
-FORMAT = "big2-log/2"
-OLD_FORMATS = ("big2-log/1",)  # still read: no players, seed or date
+FORMAT = "big2-log/3"
+OLD_FORMATS = ("big2-log/2", "big2-log/1")  # still read: older rules fields; no players
 PERSON = "you"  # the player of a seat that a person played
 
 
@@ -161,7 +166,7 @@ class GameLog:
         """Note who played each seat, the deal's seed and the date (:func:`now` for
         today); a wrong kind of value raises ValueError and changes nothing."""
         players = tuple(players)
-        _check_setting(players, seed, date)
+        _check_setting(players, seed, date, self.rules.players)
         self.players, self.seed, self.date = players, seed, date
 
     def seat_name(self, seat: int) -> str:
@@ -188,7 +193,7 @@ class GameLog:
             "seed": self.seed,
             "date": self.date,
             "rules": asdict(self.rules),
-            "deal": [C.format_cards(h) for h in self.deal],
+            "deal": [C.format_cards(h, suits=self.rules.suit_order) for h in self.deal],
             "moves": moves,
         }
 
@@ -205,14 +210,14 @@ class GameLog:
                     f"format is {data.get('format')!r}, expected {FORMAT!r} "
                     f"(or the older {', '.join(map(repr, OLD_FORMATS))})"
                 )
+            rules = _rules_from(data["rules"])
             players = data.get("players") or []
             if not isinstance(players, list):
-                raise ValueError(f"players must be a list of 4 agent specs, not {players!r}")
+                raise ValueError(f"players must be a list of agent specs, not {players!r}")
             players = tuple(players)
             seed, date = data.get("seed"), data.get("date")
-            _check_setting(players, seed, date)
-            rules = _rules_from(data["rules"])
-            deal = tuple(C.parse_cards(h) for h in data["deal"])
+            _check_setting(players, seed, date, rules.players)
+            deal = tuple(C.parse_cards(h, rules.suit_order) for h in data["deal"])
             rows = data["moves"]
             moves = [_entry_from(m, rules) for m in rows]
             thoughts = {
@@ -247,11 +252,13 @@ def now() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
-def _check_setting(players: tuple[Any, ...], seed: Any, date: Any) -> None:
-    """Refuse players, a seed or a date of the wrong kind, saying what was expected."""
-    if players and (len(players) != 4 or not all(isinstance(p, str) and p for p in players)):
+def _check_setting(players: tuple[Any, ...], seed: Any, date: Any, seats: int) -> None:
+    """Refuse players (of ``seats`` seats), a seed or a date of the wrong kind, saying what
+    was expected."""
+    if players and (len(players) != seats or not all(isinstance(p, str) and p for p in players)):
         raise ValueError(
-            f"players must name the 4 seats (agent specs, or {PERSON!r}), not {list(players)!r}"
+            f"players must name the {seats} seats (agent specs, or {PERSON!r}), not "
+            f"{list(players)!r}"
         )
     if seed is not None and not (_whole(seed) or isinstance(seed, str)):
         raise ValueError(f"a seed is a whole number or text, not {seed!r}")
@@ -299,20 +306,13 @@ def _number(value: Any) -> float | None:
 
 
 def _rules_from(data: dict[str, Any]) -> Rules:
-    known = {f.name for f in fields(Rules)}
-    unknown = set(data) - known
-    if unknown:
-        raise ValueError(f"unknown rules fields {sorted(unknown)}; expected {sorted(known)}")
-    values = dict(data)
-    if "penalty_steps" in values:
-        values["penalty_steps"] = tuple(tuple(step) for step in values["penalty_steps"])
-    return Rules(**values)
+    return rules_from_dict(data)  # older logs' field names are read too
 
 
 def _entry_from(data: dict[str, Any], rules: Rules) -> LogEntry:
     seat = data["seat"]
-    if not isinstance(seat, int) or not 0 <= seat < 4:
-        raise ValueError(f"seat {seat!r} is not a seat 0..3")
+    if not isinstance(seat, int) or not 0 <= seat < rules.players:
+        raise ValueError(f"seat {seat!r} is not a seat 0..{rules.players - 1}")
     move = HandRanking.from_str(data["move"], rules)
     table = None if data["table"] is None else HandRanking.from_str(data["table"], rules)
     if table is PASS:

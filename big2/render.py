@@ -24,6 +24,7 @@ def render_text(game: Game, show: int | None = -1, recent: int = 6, symbols: boo
     seat_shown = game.turn if show == -1 else show
     moves = game.log.moves
     lines = [f"Big Two ({game.rules.name})  move {len(moves)}"]
+    suits = game.rules.suit_order  # the cards' names under the rules
     for seat, hand in enumerate(game.hands):
         note = ""
         if game.is_over and seat == game.winner:
@@ -32,22 +33,22 @@ def render_text(game: Game, show: int | None = -1, recent: int = 6, symbols: boo
             note = "  <- to act" + (", leading" if game.table is None else "")
         lines.append(f"  seat {seat}: {hand.bit_count():>2} cards{note}")
         if seat == seat_shown:
-            lines.append(f"          {format_cards(hand, symbols)}")
-    table = "(empty)" if game.table is None else _move_text(game.table, symbols)
+            lines.append(f"          {format_cards(hand, symbols, suits)}")
+    table = "(empty)" if game.table is None else _move_text(game.table, symbols, suits)
     owner = "" if game.table is None else f" by seat {game.table_seat}"
     lines.append(f"table: {table}{owner}")
     if moves and recent:
-        last = "; ".join(f"{e.seat}: {_move_text(e.move, symbols)}" for e in moves[-recent:])
+        last = "; ".join(f"{e.seat}: {_move_text(e.move, symbols, suits)}" for e in moves[-recent:])
         lines.append(f"recent: {last}")
     if game.is_over:
         lines.append(f"scores: {list(game.scores())}")
     return "\n".join(lines)
 
 
-def _move_text(move: object, symbols: bool) -> str:
+def _move_text(move: object, symbols: bool, suits: str) -> str:
     from big2.hand_ranking import HandRanking
 
     assert isinstance(move, HandRanking)
     if not move:
         return "pass"
-    return f"{format_cards(move.cards, symbols)} ({move.ranking.label})"
+    return f"{format_cards(move.cards, symbols, suits)} ({move.ranking.label})"

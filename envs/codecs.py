@@ -93,6 +93,12 @@ class HandCodec:
     name = "hand"
 
     def __init__(self, rules: Rules = STANDARD) -> None:
+        if rules.largest_hand != 13:
+            raise ValueError(
+                f"the hand codec (the 2018 code's) numbers the positions of a 13-card hand; "
+                f"the {rules.name} rules deal up to {rules.largest_hand} cards: use actions="
+                f"'catalog'"
+            )
         self.rules = rules
         self.n = len(HAND_LAYOUT) + 1
         self.pass_action = self.n - 1
@@ -101,7 +107,8 @@ class HandCodec:
         if move is PASS:
             return self.pass_action
         if move.cards & ~hand:
-            raise ValueError(f"{move} is not in the hand {C.format_cards(hand)}")
+            shown = C.format_cards(hand, suits=self.rules.suit_order)
+            raise ValueError(f"{move} is not in the hand {shown}")
         positions = tuple((hand & ((1 << c) - 1)).bit_count() for c in C.iter_cards(move.cards))
         action = _HAND_ACTION.get(positions)
         if action is None:
@@ -121,7 +128,9 @@ class HandCodec:
             )
         combo = classify(sum(1 << cards[p] for p in positions), self.rules)
         if combo is None:
-            chosen = C.format_cards(sum(1 << cards[p] for p in positions))
+            chosen = C.format_cards(
+                sum(1 << cards[p] for p in positions), suits=self.rules.suit_order
+            )
             raise ValueError(f"action {action} picks {chosen}, which is not a combination")
         return combo
 

@@ -41,7 +41,7 @@ MAX_COMBOS = 13 + 78 + 286 + 715 + 1287
 # At most 49 plays (the winner's 13 cards, 12 for each other seat) and 3 passes after
 # each but the last, plus CHARLESWORTH's automatic opening: the move-log capacity.
 MAX_MOVES = 49 + 3 * 48 + 1
-OPENINGS = {"contains_3d": 0, "auto_3d": 1, "free": 2}
+OPENINGS = {"contains": 0, "auto": 1, "free": 2}
 
 
 @dataclass(frozen=True)
@@ -58,12 +58,15 @@ class Tables:
     sorted_index: np.ndarray  # int32 (C,): their catalog indices
     low_start: np.ndarray  # int32 (13 * 16 * 3 + 1,): pairs/triples ranges, see _low_tables
     low_items: np.ndarray  # int32: catalog indices of singles, pairs, triples per rank mask
-    starts: np.ndarray  # int64: lowest ranks of the straights
+    straights: np.ndarray  # int64 (S, 5): the ranks of each straight (a row)
     penalty: np.ndarray  # int64 (14,): what a loser holding n cards pays
     four_card_plays: bool
     five_card_quads: bool
+    flushes: bool  # flushes exist (five_card_hands)
+    full_houses: bool  # full houses exist
     pass_locks_out: bool
     opening: int  # OPENINGS
+    opening_card: int  # its card index (0, the lowest card, unless the rules name one)
 
     @cached_property
     def arrays(self) -> CatalogArrays:
@@ -73,6 +76,9 @@ class Tables:
     @staticmethod
     @cache
     def of(rules: Rules) -> Tables:
+        """The tables of ``rules``; ValueError for rules the compiled engine cannot play
+        yet (saying what can)."""
+        check_compiled(rules)
         cat = catalog(rules)
         cards = np.array([c.cards for c in cat], dtype=np.uint64)
         order = np.argsort(cards, kind="stable")
@@ -89,12 +95,32 @@ class Tables:
             sorted_index=order.astype(np.int32),
             low_start=low_start,
             low_items=low_items,
-            starts=np.array(cat.starts, dtype=np.int64),
+            straights=np.array(cat.straights, dtype=np.int64).reshape(-1, 5),
             penalty=np.array([rules.penalty(n) for n in range(14)], dtype=np.int64),
             four_card_plays=rules.four_card_plays,
             five_card_quads=rules.five_card_quads,
+            flushes=cat.flushes,
+            full_houses=cat.full_houses,
             pass_locks_out=rules.pass_locks_out,
             opening=OPENINGS[rules.opening],
+            opening_card=rules.opening_index,
+        )
+
+
+def check_compiled(rules: Rules) -> None:
+    """ValueError, naming what the compiled engine lacks, for rules it does not play:
+    other player counts than four, and bombs (its legal moves are one range of the
+    catalog)."""
+    lacks = []
+    if rules.players != 4:
+        lacks.append(f"{rules.players} players (it seats four)")
+    if rules.bombs:
+        lacks.append("bombs (its legal moves are one range of the catalog)")
+    if lacks:
+        raise ValueError(
+            f"the compiled engine (the vector env, the compiled opponents and search) does not "
+            f"play the {rules.name} rules yet: {' and '.join(lacks)}; play them with "
+            f"big2.game.Game, the Python agents and the arena's Python engine"
         )
 
 

@@ -7,9 +7,9 @@ tests run on the same rules as everything else here.
 - **Type**: sequential, imperfect information, explicit chance (the deal), terminal
   rewards, four players, zero-sum: every reward below sums to zero over the seats
   (``Game.scores()``: the losers pay their penalties to the winner).
-- **Parameters**: ``rules`` (``"standard"`` or ``"charlesworth"``), ``observer`` (the
-  observation tensor's observer, a registered name: ``"simple"`` by default) and
-  ``reward`` (``"score"``, the game's score, by default; ``"score_normalized"`` or
+- **Parameters**: ``rules`` (a four-player preset: ``"standard"``, ``"charlesworth"``,
+  ...), ``observer`` (the observation tensor's observer, a registered name: ``"simple"``
+  by default) and ``reward`` (``"score"``, the game's score, by default; ``"score_normalized"`` or
   ``"win"``, as in the PettingZoo env; ``"shaped"`` is not terminal and is refused).
 - **Chance**: the first 52 nodes deal the deck, one card each (the first 13 to seat 0,
   the next 13 to seat 1, ...); action ``c`` deals card index ``c`` (3♦ is 0).
@@ -103,6 +103,11 @@ class BigTwoGame(pyspiel.Game):
         if unknown := sorted(set(given) - set(PARAMETERS)):
             raise ValueError(f"unknown parameters {unknown}; expected some of {list(PARAMETERS)}")
         rules = R.get(given["rules"])
+        if rules.players != N_SEATS:
+            raise ValueError(
+                f"python_big2 seats four players; the {rules.name} rules seat {rules.players} "
+                f"(play them with big2.game.Game)"
+            )
         if given["reward"] not in REWARDS:
             raise ValueError(f"unknown reward {given['reward']!r}; expected one of {REWARDS}")
         seat_observer(given["observer"], rules)  # refused before anything is built

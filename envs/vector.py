@@ -160,7 +160,7 @@ from big2.rules import get as get_rules
 from envs import codecs
 from envs.decisions import BatchPolicy as BatchPolicy  # its home; the env's name for it too
 from envs.decisions import DecisionMaker, Legal
-from envs.engine import Games, Tables
+from envs.engine import Games, Tables, check_compiled
 from envs.kernels.deals import Generators
 from envs.kernels.turns import find_actions
 from envs.opponents import SELF_ALL as SELF_ALL  # the env's name for it too
@@ -209,6 +209,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.num_envs, self.reward_mode = num_envs, reward
         self.num_games = num_envs // self.seats_per_game
         self.rules = get_rules(rules)
+        check_compiled(self.rules)  # before the observers, which would refuse less clearly
         self.observer = self._observer(observer)
         self.codec = codecs.for_rules(actions, self.rules)
         critic = None if critic_observer is None else self._observer(critic_observer)

@@ -88,7 +88,13 @@ def make(name: str, rules: Rules | str = STANDARD, **params: Any) -> Observer:
     cls = REGISTRY.get(name)
     if cls is None:
         raise ValueError(f"unknown observer {name!r}; expected one of {sorted(REGISTRY)}")
+    made = get_rules(rules)
+    if made.players != 4:
+        raise ValueError(
+            f"the observers see four seats; the {made.name} rules seat {made.players} "
+            f"(players of other counts see a big2.game.View: game.view(seat))"
+        )
     try:
-        return cls(get_rules(rules), **params)
+        return cls(made, **params)
     except TypeError as e:
         raise ValueError(f"bad parameters {params} for observer {name!r}: {e}") from None

@@ -3,8 +3,10 @@
     .venv/bin/python tests/make_perft.py           # rewrite the file
     .venv/bin/python tests/make_perft.py --check   # exit 1 if the file is stale
 
-Each case is (name, rules preset, hand, table or None); the expected counts per
-category of the plays that beat the table come from tests/reference.py only.
+Each case is (name, rules, hand, table or None): the rules are a preset's name or one of
+:data:`VARIANTS` (fields over a preset), the cards are written in the rules' suit order.
+The expected counts per category of the plays that beat the table come from
+tests/reference.py only.
 """
 
 from __future__ import annotations
@@ -16,9 +18,19 @@ from pathlib import Path
 from reference import ref_category_counts
 
 from big2.cards import parse_cards
-from big2.rules import get
+from big2.rules import Rules, from_dict, get
 
 PATH = Path(__file__).parent / "data" / "perft.json"
+
+# Variants that are no preset, as rules fields over a preset (written to the file as such).
+VARIANTS = {
+    "wraps-high": {"base": "standard", "wrap_straights": "high"},
+    "pair-bombs": {"base": "bombs", "bombs_beat": [1, 2]},
+    "no-flush": {
+        "base": "standard",
+        "five_card_hands": ["straight", "full_house", "four_of_a_kind", "straight_flush"],
+    },
+}
 
 CASES = [
     # --- STANDARD, empty table
@@ -57,16 +69,62 @@ CASES = [
     ("cw-flush", "charlesworth", "3S 5S 7S 9S JS 2S 4H 6H 8H TH QH KD AD", "4D 6D 8D TD 2D"),
     ("cw-full-house", "charlesworth", "AD AC AH 2D 2C 2H QD QC 3S 4S 5S 6S 7S", "KH KS KD 3D 3C"),
     ("cw-sf-table", "charlesworth", "JS QS KS AS 2S TS 9S 8C 9C TC JC QC KC", "9D TD JD QD KD"),
-]
+    # --- wrap-arounds: the lowest two straights (western), the highest two (wraps-high)
+    ("western-wraps", "western", "AD 2C 3H 4S 5D 6C", None),
+    ("western-wraps-lowest", "western", "AD 2C 3H 4S 5D 6C", "3D 4D 5C 6D 7D"),
+    ("western-wraps-by-the-five", "western", "AH 2D 3D 4D 5S 6C", "AC 2H 3C 4C 5D"),
+    ("western-wrap-flushes", "western", "AH 2H 3H 4H 5H 6H 9H KD", None),
+    ("wraps-high", "wraps-high", "AD 2C 3H 4S 5D 6C", None),
+    ("wraps-high-top", "wraps-high", "AD 2C 3H 4S 5D 6C", "TD JC QH KS AC"),
+    ("wraps-high-by-the-two", "wraps-high", "AH 2D 3D 4D 5S 6C", "AC 2H 3C 4C 5D"),
+    ("wraps-high-sf-table", "wraps-high", "AS 2S 3S 4S 5S 6S 2H AH 3H 4H 5H", "TD JD QD KD AD"),
+    # --- bombs: on singles (the preset), on pairs (pair-bombs), and a bomb on the table
+    ("bombs-on-a-single", "bombs", "9D 9C 9H 9S 3C 4D 5D 6D 7D 8D", "2S"),
+    ("bombs-not-on-a-pair", "bombs", "9D 9C 9H 9S KD KS 2C", "AD AC"),
+    ("pair-bombs-on-a-pair", "pair-bombs", "9D 9C 9H 9S KD KS 2C", "AD AC"),
+    ("pair-bombs-not-on-a-triple", "pair-bombs", "9D 9C 9H 9S 4S 5S 6S 7S 8S", "3D 3C 3H"),
+    ("pair-bombs-13", "pair-bombs", "3D 3C 3H 3S 5D 5C 6H 7S 8D 9C TH JS 2D", "AD AS"),
+    ("bombs-on-a-bomb", "bombs", "9D 9C 9H 9S 3S 4S 5S 6S 7S 2S", "8D 8C 8H 4C 8S"),
+    # --- suit orders: Taiwan's clubs below diamonds; Pusoy Dos's flushes by suit
+    ("taiwan-single-by-suit", "taiwan", "5C 5H", "5D"),
+    ("taiwan-opening-single", "taiwan", "3D 4C", "3C"),
+    ("pusoy-flush-by-suit", "pusoy-dos", "3D 5D 7D 9D JD 4S 6S 8S TS AS", "4H 6H 8H TH 2H"),
+    ("pusoy-13", "pusoy-dos", "3C 5C 7C 9C JC KC 3D 6D 8D TD QD AD 2S", None),
+    # --- hands of 17, 18 and 26 cards
+    ("three-player-18", "three-player", "3D 3C 4H 5S 6D 7C 8H 9S 9D TC JH QS KD AC 2H 2S 2D 4D",
+     None),
+    ("three-player-17-table", "three-player",
+     "3D 4D 5D 6D 7D 8D 9H TH JH QH KH AC AS 2C 2S 3S 4S", "3C 4C 5C 6C 7C"),
+    ("two-player-26", "two-player",
+     "3D 3C 4D 4H 5S 5C 6D 6H 7S 7C 8D 8H 9S 9C TD TH JS JC QD QH KS KC AD AH 2S 2C", None),
+    ("two-player-26-full-house-table", "two-player",
+     "3D 3C 3H 4D 4C 5D 5C 5H 6S 7S 8S 9S TS JD JC JH QD QC QH KD KC KH AD AC 2D 2C",
+     "TC TH TD 9D 9C"),
+    # --- no flushes: five suited cards are nothing unless they run
+    ("no-flush", "no-flush", "3H 5H 7H 9H JH KH 4S 6S", None),
+    ("no-flush-suited-run", "no-flush", "3H 4H 5H 6H 7H 9H JH", None),
+    ("no-flush-on-straight", "no-flush", "3H 5H 7H 9H JH KH 2H 8D 9D TC JS", "4D 5C 6H 7S 8C"),
+]  # fmt: skip
+
+
+def rules_of(name: str) -> Rules:
+    """A preset, or one of :data:`VARIANTS` by its name."""
+    if name in VARIANTS:
+        return from_dict({**VARIANTS[name], "name": name})
+    return get(name)
 
 
 def build() -> dict:
     cases = []
     for name, rules_name, hand, table in CASES:
-        hand_mask, table_mask = parse_cards(hand), parse_cards(table) if table else None
+        rules = rules_of(rules_name)
+        hand_mask = parse_cards(hand, rules.suit_order)
+        table_mask = parse_cards(table, rules.suit_order) if table else None
         if table_mask is not None and hand_mask & table_mask:
             raise ValueError(f"{name}: the hand and the table share cards")
-        counts = ref_category_counts(hand_mask, table_mask, get(rules_name))
+        if hand_mask.bit_count() > rules.largest_hand:
+            raise ValueError(f"{name}: a seat holds at most {rules.largest_hand} cards")
+        counts = ref_category_counts(hand_mask, table_mask, rules)
         cases.append(
             {
                 "name": name,
@@ -77,7 +135,11 @@ def build() -> dict:
                 "total": sum(counts.values()),
             }
         )
-    return {"generated_by": "tests/make_perft.py (reference enumerator)", "cases": cases}
+    return {
+        "generated_by": "tests/make_perft.py (reference enumerator)",
+        "variants": VARIANTS,
+        "cases": cases,
+    }
 
 
 def render() -> str:

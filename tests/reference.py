@@ -1,33 +1,32 @@
-"""A brute-force Big Two reference, written from the rules text alone.
+"""A brute-force Big Two reference, written from the rules text alone (docs/rules.md).
 
 Nothing here is imported from ``big2.hand_ranking``: a combination is recognised by
-counting ranks and suits, and compared by a plain tuple. Only the rule fields
-``four_card_plays``, ``five_card_quads``, ``straights_to_two`` and ``flush_order`` are read.
+counting ranks and suits, and compared by a plain tuple. The rule fields read are
+``four_card_plays``, ``five_card_hands``, ``straights_to_two``, ``wrap_straights``,
+``flush_order``, ``bombs`` and ``bombs_beat``.
 
-A card is an index ``4 * rank + suit`` (rank 0 = ``3`` .. 12 = ``2``, suit 0 = D .. 3 = S),
-so comparing two card indices compares rank first, then suit.
+A card is an index ``4 * rank + suit`` (rank 0 = ``3`` .. 12 = ``2``; suit = its place in
+the rules' suit order, 0 the lowest), so comparing two card indices compares rank first,
+then suit, under every suit order: the reference never needs to know which suit is which.
+:func:`ref_index` says which index a card's text has under a suit order.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from itertools import combinations
 
-ACE = 11  # rank of the ace; the 2 is rank 12
+RANKS = "3456789TJQKA2"  # rank 0 .. 12
 
-# Category order inside one size: a higher number beats a lower one.
-CATEGORY_ORDER = {
-    "SINGLE": 0,
-    "PAIR": 0,
-    "TRIPLE": 0,
-    "TWO_PAIR": 0,
-    "QUADS": 1,
-    "STRAIGHT": 0,
-    "FLUSH": 1,
-    "FULL_HOUSE": 2,
-    "FOUR_OF_A_KIND": 3,
-    "STRAIGHT_FLUSH": 4,
-}
+FOUR_CARD = {"two_pair", "quads"}  # the four-card plays (four_card_plays); quads beat two pair
+
+
+def ref_index(text: str, suit_order: str) -> int:
+    """The index of the card written ``text`` (``"3C"``) when the suits rank as
+    ``suit_order`` (lowest first): 4 x rank + the suit's place in the order."""
+    rank, suit = text.upper()
+    return 4 * RANKS.index(rank) + suit_order.index(suit)
 
 
 def cards_of(mask: int) -> list[int]:
@@ -43,11 +42,67 @@ def mask_of(cards) -> int:
     return mask
 
 
-def _is_straight(ranks: list[int], rules) -> bool:
-    """Five distinct consecutive ranks inside 3..A (or 3..2 when straights_to_two)."""
-    top_allowed = 12 if rules.straights_to_two else ACE
-    distinct = sorted(set(ranks))
-    return len(distinct) == 5 and distinct[-1] - distinct[0] == 4 and distinct[-1] <= top_allowed
+def straight_sequences(rules) -> list[tuple[str, str]]:
+    """Every straight's ranks, lowest first, with the rank of its top card (whose suit
+    breaks a tie between two straights of the same ranks).
+
+    Straights run inside 3..A, or 3..2 with ``straights_to_two``; ``wrap_straights``
+    adds A-2-3-4-5 and 2-3-4-5-6 as the lowest two (top cards the 5 and the 6) or the
+    highest two (top card the 2 of both).
+    """
+    inner = RANKS if rules.straights_to_two else RANKS[:-1]
+    runs = [(inner[i : i + 5], inner[i + 4]) for i in range(len(inner) - 4)]
+    if rules.wrap_straights == "low":
+        return [("A2345", "5"), ("23456", "6"), *runs]
+    if rules.wrap_straights == "high":
+        return [*runs, ("A2345", "2"), ("23456", "2")]
+    return runs
+
+
+@cache
+def _runs(rules) -> dict[frozenset[int], tuple[int, int]]:
+    """The ranks of each straight -> (its place among the straights, its top card's rank)."""
+    return {
+        frozenset(RANKS.index(r) for r in run): (place, RANKS.index(top))
+        for place, (run, top) in enumerate(straight_sequences(rules))
+    }
+
+
+def _five(cards: list[int] | tuple[int, ...], rules):
+    """(category, key) of five cards, or None; the key's first element is the
+    category's place in ``five_card_hands``."""
+    hands = rules.five_card_hands
+    ranks = [c // 4 for c in cards]
+    distinct = frozenset(ranks)
+    suited = len({c % 4 for c in cards}) == 1
+    if len(distinct) == 5:
+        run = _runs(rules).get(distinct)
+        if run is not None:
+            place, top_rank = run
+            top_suit = next(c % 4 for c in cards if c // 4 == top_rank)
+            # five suited cards in sequence: a straight flush, else what else they are
+            names = ("straight_flush", "straight", "flush") if suited else ("straight",)
+            name = next((n for n in names if n in hands), None)
+            if name is None:
+                return None
+            if name == "flush":
+                return "FLUSH", _flush_key(cards, rules)
+            return name.upper(), (hands.index(name), place, top_suit)
+        if suited and "flush" in hands:
+            return "FLUSH", _flush_key(cards, rules)
+        return None
+    (most, times), (_, second) = Counter(ranks).most_common(2)
+    if times == 4 and "four_of_a_kind" in hands:  # and any fifth card
+        return "FOUR_OF_A_KIND", (hands.index("four_of_a_kind"), most)
+    if (times, second) == (3, 2) and "full_house" in hands:
+        return "FULL_HOUSE", (hands.index("full_house"), most)
+    return None
+
+
+def _flush_key(cards: list[int] | tuple[int, ...], rules) -> tuple[int, ...]:
+    """A flush compares by its highest card (rank, then suit), or by suit first."""
+    level, top = rules.five_card_hands.index("flush"), max(cards)
+    return (level, top % 4, top) if rules.flush_order == "suit" else (level, top)
 
 
 def ref_classify(cards, rules):
@@ -59,54 +114,47 @@ def ref_classify(cards, rules):
     cards = sorted(cards)
     if len(set(cards)) != len(cards):
         raise ValueError(f"duplicate cards in {cards}")
-    n = len(cards)
-    ranks = [c // 4 for c in cards]
-    suits = [c % 4 for c in cards]
-    rank_counts = Counter(ranks)
-    shape = sorted(rank_counts.values(), reverse=True)
-    top = max(cards) if cards else None
+    return _classify(cards, rules)
 
+
+def _classify(cards: list[int] | tuple[int, ...], rules):
+    """:func:`ref_classify` of distinct cards, weakest first."""
+    n = len(cards)
+    if n == 5:
+        return _five(cards, rules)
+    ranks = [c // 4 for c in cards]
+    shape = sorted(Counter(ranks).values(), reverse=True)
     if n == 1:
-        return "SINGLE", (0, top)
+        return "SINGLE", (0, cards[0])
     if n == 2:
-        if shape == [2]:
-            return "PAIR", (0, ranks[0], max(suits))
-        return None
+        return ("PAIR", (0, ranks[0], cards[1] % 4)) if shape == [2] else None
     if n == 3:
-        if shape == [3]:
-            return "TRIPLE", (0, ranks[0])
-        return None
+        return ("TRIPLE", (0, ranks[0])) if shape == [3] else None
     if n == 4:
         if not rules.four_card_plays:
             return None
         if shape == [4]:
             return "QUADS", (1, ranks[0])
         if shape == [2, 2]:
-            higher_pair_rank = max(rank_counts)
-            highest_of_higher_pair = max(c for c in cards if c // 4 == higher_pair_rank)
-            return "TWO_PAIR", (0, highest_of_higher_pair)
-        return None
-    if n == 5:
-        straight = _is_straight(ranks, rules)
-        flush = len(set(suits)) == 1
-        if straight and flush:
-            return "STRAIGHT_FLUSH", (4, top)
-        if shape == [4, 1]:
-            if rules.five_card_quads:
-                quad_rank = next(r for r, k in rank_counts.items() if k == 4)
-                return "FOUR_OF_A_KIND", (3, quad_rank)
-            return None
-        if shape == [3, 2]:
-            triple_rank = next(r for r, k in rank_counts.items() if k == 3)
-            return "FULL_HOUSE", (2, triple_rank)
-        if flush:
-            if rules.flush_order == "suit":
-                return "FLUSH", (1, suits[0], top)
-            return "FLUSH", (1, top)
-        if straight:
-            return "STRAIGHT", (0, top)
-        return None
+            return "TWO_PAIR", (0, cards[-1])  # the higher pair's higher card
     return None
+
+
+def ref_beats(play: int, table: int | None, rules) -> bool:
+    """Whether the combination ``play`` (a mask) may be played on ``table`` (a mask,
+    None when empty): a stronger one of the same size, or a bomb on a play of a size
+    in ``bombs_beat``."""
+    mine = ref_classify(cards_of(play), rules)
+    if mine is None:
+        return False
+    if table is None:
+        return True
+    theirs = ref_classify(cards_of(table), rules)
+    if theirs is None:
+        raise ValueError(f"table {table:#x} is not a combination")
+    if play.bit_count() == table.bit_count():
+        return mine[1] > theirs[1]
+    return table.bit_count() in rules.bombs_beat and mine[0].lower() in rules.bombs
 
 
 def ref_plays(hand_mask: int, sizes, rules):
@@ -114,8 +162,8 @@ def ref_plays(hand_mask: int, sizes, rules):
     hand = cards_of(hand_mask)
     found = {}
     for size in sizes:
-        for combo in combinations(hand, size):
-            classified = ref_classify(list(combo), rules)
+        for combo in combinations(hand, size):  # distinct cards, weakest first
+            classified = _classify(combo, rules)
             if classified is not None:
                 found[mask_of(combo)] = classified
     return found
@@ -129,8 +177,13 @@ def ref_stronger_than(hand_mask: int, table_mask, rules) -> set[int]:
     if table is None:
         raise ValueError(f"table {table_mask:#x} is not a combination")
     size = table_mask.bit_count()
-    # Only a combination of the table's size can beat it, so only that size is enumerated.
-    return {m for m, (_, key) in ref_plays(hand_mask, [size], rules).items() if key > table[1]}
+    found = {m for m, (_, key) in ref_plays(hand_mask, [size], rules).items() if key > table[1]}
+    if size in rules.bombs_beat:  # bombs are of four cards (two pair, quads) or five
+        four = FOUR_CARD & set(rules.bombs)
+        sizes = [4] * bool(four) + [5] * bool(set(rules.bombs) - four)
+        bombs = ref_plays(hand_mask, sizes, rules)
+        found |= {m for m, (name, _) in bombs.items() if name.lower() in rules.bombs}
+    return found
 
 
 def ref_category_counts(hand_mask: int, table_mask, rules) -> dict[str, int]:

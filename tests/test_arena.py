@@ -13,9 +13,11 @@ from big2.board import Board
 from big2.cards import DECK
 from big2.evaluation.arena import evaluate, play_game
 from big2.evaluation.stats import share_ci
+from big2.log import GameLog
 from big2.players import GreedyAgent, RandomAgent
 from big2.players.heuristic import HeuristicAgent
 from big2.rules import CHARLESWORTH, STANDARD
+from big2.rules import get as get_rules
 
 
 class Recorder:
@@ -184,8 +186,8 @@ def test_display_names(agents, names):
 @pytest.mark.parametrize(
     ("agents", "n_deals", "message"),
     [
-        (["random"] * 3, 5, "needs 4 agents, got 3"),
-        (["random"] * 5, 5, "needs 4 agents, got 5"),
+        (["random"] * 3, 5, r"needs 4 agents \(one per seat of the standard rules\), got 3"),
+        (["random"] * 5, 5, r"needs 4 agents \(one per seat of the standard rules\), got 5"),
         (["random"] * 4, 0, "n_deals must be at least 1, got 0"),
         (["random"] * 4, -2, "n_deals must be at least 1"),
         (["random", "greedy", "alphago", "random"], 5,
@@ -246,3 +248,19 @@ def test_the_arena_can_save_every_game_for_replays(tmp_path):
     assert len(saved) == result.games == 8
     winners = [frames(GameLog.from_json(p.read_text()))[-1]["winner"] for p in saved]
     assert all(w in range(4) for w in winners)
+
+
+@pytest.mark.parametrize("name", ["three-player", "two-player"])
+def test_a_deal_is_played_once_in_each_rotation_over_the_rules_seats(name, tmp_path):
+    rules = get_rules(name)
+    agents = ["heuristic", *["random"] * (rules.players - 1)]
+    result = evaluate(agents, 3, seed=4, rules=rules, log_dir=tmp_path)
+    assert result.games == 3 * rules.players and result.agents[0].games == 3 * rules.players
+    logs = sorted(tmp_path.glob("deal-*.json"))
+    assert len(logs) == 3 * rules.players
+    for path in logs:
+        log = GameLog.from_json(path.read_text(encoding="utf-8"))
+        assert log.rules == rules and len(log.players) == rules.players
+        assert sorted(log.players) == sorted(agents)
+    with pytest.raises(ValueError, match=rf"needs {rules.players} agents \(one per seat"):
+        evaluate(["random"] * 4, 1, rules=rules)

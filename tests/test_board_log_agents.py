@@ -102,7 +102,7 @@ def test_from_hands():
     short = " ".join(texts[0].split()[1:])
     with pytest.raises(ValueError, match="seat 0 holds 12, seat 1 holds 13"):
         Board.from_hands([short, *texts[1:]])
-    with pytest.raises(ValueError, match="needs 4 hands, got 3"):
+    with pytest.raises(ValueError, match=r"needs 4 hands \(standard rules\), got 3"):
         Board.from_hands(texts[:3])
     with pytest.raises(ValueError, match="given to both"):
         Board.from_hands([texts[0], texts[0], texts[2], texts[3]])
@@ -116,7 +116,7 @@ def test_log_round_trip(rules):
     game = finished(rules, seed=21)
     text = game.log.to_json(indent=1)
     data = json.loads(text)
-    assert data["format"] == "big2-log/2"
+    assert data["format"] == "big2-log/3"
     assert data["deal"] == [format_cards(h) for h in game.board.hands]
     assert data["moves"][0] == {
         "seat": game.board.first_seat,

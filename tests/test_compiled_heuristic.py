@@ -25,13 +25,13 @@ from big2.board import Board
 from big2.cards import format_cards, parse_cards
 from big2.hand_ranking import combinations_in
 from big2.players import heuristic
-from big2.rules import CHARLESWORTH, STANDARD, Rules
+from big2.rules import CHARLESWORTH, FIVE_CARD_HANDS, STANDARD, Rules, get
 from envs.compiled_heuristic import CompiledHeuristic, make_plan, plan_cost
 from envs.engine import Games, Tables
 from training.twins import HEURISTIC, MIXED, RANDOM, LockstepMismatch, play_lockstep
 
 RULES = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
-VARIANT = replace(CHARLESWORTH, name="variant", five_card_quads=True, flush_order="suit",
+VARIANT = replace(CHARLESWORTH, name="variant", five_card_hands=FIVE_CARD_HANDS, flush_order="suit",
                   opening="free", pass_locks_out=True)  # fmt: skip
 EXPLORE = pytest.mark.parametrize(
     "explore", [HEURISTIC, MIXED, RANDOM], ids=["heuristic", "mixed", "random"]
@@ -78,11 +78,17 @@ def test_compiled_heuristic_plays_as_the_python_one_long(rules: Rules, explore: 
     assert play_lockstep(rules, n_games=600, seed=12, explore=explore, replies_every=4) > 600 * 28
 
 
-@pytest.mark.parametrize("rules", [VARIANT], ids=["variant"])
+# the four-player presets beyond the two above, and wraps with a category left out
+FOUR_PLAYER = [get("taiwan"), get("pusoy-dos"), get("western"),
+               Rules(name="wraps-high-no-flush", wrap_straights="high",
+                     five_card_hands=("straight", "full_house", "straight_flush"))]  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", [VARIANT, *FOUR_PLAYER], ids=lambda r: r.name)
 @EXPLORE
 def test_compiled_heuristic_follows_other_rules(rules: Rules, explore: float):
     """Nothing is special-cased for the presets: locked-out passes, a free opening, flushes
-    ordered by suit, five-card quads beside four-card plays."""
+    ordered by suit, five-card quads beside four-card plays, other suit orders, wraps."""
     assert play_lockstep(rules, n_games=16, seed=14, explore=explore) > 16 * 30
 
 

@@ -17,7 +17,7 @@ import pytest
 import observers
 from big2.players import HeuristicAgent, load_agent
 from big2.players.search import AgentRollouts, SearchAgent, sample_deal
-from big2.rules import CHARLESWORTH, STANDARD, Rules
+from big2.rules import CHARLESWORTH, FIVE_CARD_HANDS, STANDARD, Rules
 from envs.rollouts import CompiledRollouts, PolicyRollouts
 from training.checkpoint import NetworkAgent
 from training.config import Config
@@ -28,7 +28,7 @@ from training.rollout import GreedyPolicy
 from training.spec import resolve
 from training.twins import sample_views
 
-VARIANT = replace(CHARLESWORTH, name="variant", five_card_quads=True, flush_order="suit",
+VARIANT = replace(CHARLESWORTH, name="variant", five_card_hands=FIVE_CARD_HANDS, flush_order="suit",
                   opening="free", pass_locks_out=True)  # fmt: skip
 PRESETS = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH, VARIANT], ids=lambda r: r.name)
 

@@ -27,6 +27,9 @@ N_ACTIONS = {
     ("hand", "charlesworth"): 1695,
 }
 CONFIGS = [(o, a, r) for r in PRESETS for a in CODECS for o in OBSERVER_NAMES]
+# the other four-player presets: one configuration each (their deals and moves differ from
+# standard's in suit names, flush order, wraps; the env is the same code)
+VARIANTS = ["taiwan", "pusoy-dos", "western"]
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
@@ -42,6 +45,18 @@ def test_pettingzoo_api_test(observer, actions, rules):
 @pytest.mark.parametrize(("observer", "actions", "rules"), CONFIGS)
 def test_pettingzoo_seed_test(observer, actions, rules):
     seed_test(lambda: env(rules=rules, observer=observer, actions=actions), num_cycles=1000)
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_pettingzoo_api_and_seed_tests_under_the_four_player_variants(rules):
+    api_test(env(rules=rules), num_cycles=200)
+    seed_test(lambda: env(rules=rules), num_cycles=50)
+
+
+@pytest.mark.parametrize("rules", ["three-player", "two-player"])
+def test_other_player_counts_are_refused_saying_why(rules):
+    with pytest.raises(ValueError, match=rf"the observers see four seats; the {rules} rules"):
+        raw_env(rules=rules)
 
 
 def test_pettingzoo_make_after_import():

@@ -45,7 +45,7 @@ def expected_legal(game, hand):
     combos = combinations_in(hand, rules=game.rules)
     if game.table is not None:
         return [c for c in combos if c.beats(game.table)] + [PASS]
-    if game.rules.opening == "contains_3d" and not game.log.moves:
+    if game.rules.opening == "contains" and not game.log.moves:
         return [c for c in combos if c.cards & 1]
     return combos
 

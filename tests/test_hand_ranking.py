@@ -10,37 +10,57 @@ import hashlib
 import random
 from collections import Counter
 from dataclasses import replace
+from functools import cache
 from itertools import combinations, pairwise
 from math import comb
 
 import pytest
-from reference import cards_of, ref_classify, ref_stronger_than
+from reference import cards_of, ref_beats, ref_classify, ref_stronger_than
 
 from big2.cards import format_cards
 from big2.hand_ranking import PASS, catalog, classify, combinations_in, stronger_than
-from big2.rules import CHARLESWORTH, STANDARD
+from big2.rules import CHARLESWORTH, FIVE_CARD_HANDS, PRESETS, STANDARD, WESTERN
 
-PRESETS = [STANDARD, CHARLESWORTH]
+ORIGINAL = [STANDARD, CHARLESWORTH]  # the two rule sets before variants: the most cases
 # Variants that mix the rule fields differently; the reference handles any of them.
-VARIANTS = [
-    *PRESETS,
+MIXED = [
     replace(STANDARD, name="suit_flush", flush_order="suit"),
-    replace(CHARLESWORTH, name="every_quad", five_card_quads=True, straights_to_two=False),
-]
-by_name = pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.name)
+    replace(
+        CHARLESWORTH, name="every_quad", five_card_hands=FIVE_CARD_HANDS, straights_to_two=False
+    ),
+    replace(STANDARD, name="no-flush", suit_order="HSDC",
+            five_card_hands=("straight", "full_house", "four_of_a_kind", "straight_flush")),
+    replace(STANDARD, name="wraps-high-fours", wrap_straights="high", four_card_plays=True),
+    replace(CHARLESWORTH, name="pair-bombs", bombs=("quads", "straight_flush"), bombs_beat=(1, 2)),
+    replace(STANDARD, name="reordered", wrap_straights="low", flush_order="suit",
+            five_card_hands=("flush", "straight", "four_of_a_kind", "straight_flush",
+                             "full_house"),
+            bombs=("four_of_a_kind",), bombs_beat=(3,)),
+    # suited runs without straight_flush: flushes, then straights
+    replace(STANDARD, name="runs-are-flushes", five_card_hands=("full_house", "flush"),
+            flush_order="suit"),
+    replace(STANDARD, name="runs-are-straights", wrap_straights="high", four_card_plays=True,
+            five_card_hands=("four_of_a_kind", "straight"), bombs=("two_pair", "straight"),
+            bombs_beat=(1, 2, 3)),
+    replace(WESTERN, name="flushless-western", five_card_hands=("full_house", "straight_flush")),
+    replace(CHARLESWORTH, name="no-fives", five_card_hands=(), straights_to_two=False),
+]  # fmt: skip
+VARIANTS = [*PRESETS.values(), *MIXED]
 all_variants = pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name)
 
-RANDOM_CASES = 3000  # per preset, for stronger_than
+RANDOM_CASES = 3000  # per rule set of ORIGINAL, for stronger_than
+VARIANT_CASES = 200  # per other rule set
 
 
-def show(masks) -> list[str]:
-    return sorted(format_cards(m) for m in masks)
+def show(masks, rules=STANDARD) -> list[str]:
+    return sorted(format_cards(m, suits=rules.suit_order) for m in masks)
 
 
 def ref_key(mask: int, rules):
     return ref_classify(cards_of(mask), rules)[1]
 
 
+@cache
 def of_size(rules) -> dict[int, list]:
     groups: dict[int, list] = {}
     for h in catalog(rules):
@@ -53,6 +73,7 @@ def random_hand(rng: random.Random, deck=range(52)) -> int:
     return sum(1 << c for c in rng.sample(list(deck), min(size, len(deck))))
 
 
+@cache
 def of_ranking(rules) -> dict[str, list]:
     groups: dict[str, list] = {}
     for h in catalog(rules):
@@ -76,56 +97,78 @@ def random_table(rng: random.Random, rules, hand: int, by_ranking):
 
 def expected_counts(rules) -> dict[str, int]:
     """Combinations per category, by counting (not by enumerating)."""
-    starts = 9 if rules.straights_to_two else 8  # 3-7 .. T-A, plus J-2
+    runs = 9 if rules.straights_to_two else 8  # 3-7 .. T-A, plus J-2
+    runs += 2 if rules.wrap_straights != "none" else 0  # A-2-3-4-5, 2-3-4-5-6
     counts = {"SINGLE": 52, "PAIR": 13 * comb(4, 2), "TRIPLE": 13 * comb(4, 3)}
     if rules.four_card_plays:
         counts |= {"TWO_PAIR": comb(13, 2) * comb(4, 2) ** 2, "QUADS": 13}
-    counts |= {
-        "STRAIGHT": starts * (4**5 - 4),
-        "FLUSH": 4 * comb(13, 5) - 4 * starts,
-        "FULL_HOUSE": 13 * comb(4, 3) * 12 * comb(4, 2),
+    fives = {
+        "straight": runs * (4**5 - 4),
+        "flush": 4 * comb(13, 5) - 4 * runs,
+        "full_house": 13 * comb(4, 3) * 12 * comb(4, 2),
+        "four_of_a_kind": 13 * 48,
+        "straight_flush": 0,
     }
-    if rules.five_card_quads:
-        counts["FOUR_OF_A_KIND"] = 13 * 48
-    counts["STRAIGHT_FLUSH"] = 4 * starts
-    return counts
+    # five suited cards in sequence: a straight flush, else a straight, else a flush
+    hands = rules.five_card_hands
+    suited_runs = next((n for n in ("straight_flush", "straight", "flush") if n in hands), None)
+    if suited_runs:
+        fives[suited_runs] += 4 * runs
+    return counts | {name.upper(): fives[name] for name in hands}
 
 
 # ------------------------------------------------------------ random differential
 
 
-@by_name
+def bomb_case(rng: random.Random, rules, groups):
+    """A hand holding a bomb and a table of a size it beats (the rules have bombs)."""
+    bomb = rng.choice(groups[rng.choice(sorted(name.upper() for name in rules.bombs))]).cards
+    table = rng.choice(of_size(rules)[rng.choice(rules.bombs_beat)])
+    rest = [c for c in range(52) if not (bomb | table.cards) >> c & 1]
+    fill = rng.randint(0, 13 - bomb.bit_count())
+    return bomb | sum(1 << c for c in rng.sample(rest, fill)), table
+
+
+def random_case(rng: random.Random, rules, groups):
+    """A hand (a mask) and a table (a catalog entry, None when empty) that need not be
+    disjoint: the enumerators do not care."""
+    if rules.bombs and rng.random() < 0.2:
+        return bomb_case(rng, rules, groups)
+    hand = random_hand(rng)
+    if rng.random() < 0.3:  # plant a combination of a random category in the hand
+        planted = rng.choice(groups[rng.choice(sorted(groups))]).cards
+        rest = [c for c in range(52) if not planted >> c & 1]
+        fill = rng.randint(0, 13 - planted.bit_count())
+        hand = planted | sum(1 << c for c in rng.sample(rest, fill))
+    return hand, random_table(rng, rules, hand, groups)
+
+
+@all_variants
 def test_stronger_than_matches_reference(rules):
     rng, groups = random.Random(f"stronger-{rules.name}"), of_ranking(rules)
-    for case in range(RANDOM_CASES):
-        hand = random_hand(rng)
-        if rng.random() < 0.3:  # plant a combination of a random category in the hand
-            planted = rng.choice(groups[rng.choice(sorted(groups))]).cards
-            rest = [c for c in range(52) if not planted >> c & 1]
-            fill = rng.randint(0, 13 - planted.bit_count())
-            hand = planted | sum(1 << c for c in rng.sample(rest, fill))
-        table = random_table(rng, rules, hand, groups)
+    for case in range(RANDOM_CASES if rules in ORIGINAL else VARIANT_CASES):
+        hand, table = random_case(rng, rules, groups)
         got = (
             tuple(combinations_in(hand, rules=rules))
             if table is None
             else stronger_than(hand, table, rules)
         )
-        where = f"case {case}: hand {format_cards(hand)!r}, table {table and str(table)!r}"
+        where = f"case {case}: hand {show([hand], rules)}, table {table and str(table)!r}"
         assert PASS not in got and all(got), f"{where}: PASS returned"
         indices = [h.index for h in got]
         assert all(a < b for a, b in pairwise(indices)), f"{where}: not in catalog order"
         got_masks = {h.cards for h in got}
         expected = ref_stronger_than(hand, table.cards if table else None, rules)
         assert got_masks == expected, (
-            f"{where} ({rules.name}):\n  missing {show(expected - got_masks)}"
-            f"\n  extra {show(got_masks - expected)}"
+            f"{where} ({rules.name}):\n  missing {show(expected - got_masks, rules)}"
+            f"\n  extra {show(got_masks - expected, rules)}"
         )
 
 
 @all_variants
 def test_combinations_in_matches_reference(rules):
     rng = random.Random(f"combinations-{rules.name}")
-    for _ in range(300):
+    for _ in range(300 if rules in ORIGINAL else 100):
         hand, size = random_hand(rng), rng.randint(1, 5)
         got = combinations_in(hand, size, rules)
         assert [h.index for h in got] == sorted(h.index for h in got)
@@ -136,15 +179,15 @@ def test_combinations_in_matches_reference(rules):
         }
         got_masks = {h.cards for h in got}
         assert got_masks == expected, (
-            f"{format_cards(hand)} size {size}: missing {show(expected - got_masks)}, "
-            f"extra {show(got_masks - expected)}"
+            f"{show([hand], rules)} size {size}: missing {show(expected - got_masks, rules)}, "
+            f"extra {show(got_masks - expected, rules)}"
         )
 
 
 @all_variants
 def test_classify_matches_reference(rules):
     rng, entries = random.Random(f"classify-{rules.name}"), catalog(rules)
-    for _ in range(5000):
+    for _ in range(5000 if rules in ORIGINAL else 2000):
         if rng.random() < 0.5:
             cards = rng.sample(range(52), rng.randint(1, 5))
         else:  # a combination with one card swapped: often still one, often not
@@ -153,23 +196,35 @@ def test_classify_matches_reference(rules):
             cards[rng.randrange(len(cards))] = rng.choice(spare)
         mask = sum(1 << c for c in cards)
         got, expected = classify(mask, rules), ref_classify(cards, rules)
-        assert (got and got.ranking.name) == (expected and expected[0]), format_cards(mask)
+        assert (got and got.ranking.name) == (expected and expected[0]), show([mask], rules)
 
 
 @all_variants
 def test_comparisons_match_reference(rules):
-    rng, groups = random.Random(f"compare-{rules.name}"), of_size(rules)
-    for _ in range(5000):
+    rng, groups, kinds = random.Random(f"compare-{rules.name}"), of_size(rules), of_ranking(rules)
+    for _ in range(5000 if rules in ORIGINAL else 2000):
         group = groups[rng.choice(sorted(groups))]
         a = rng.choice(group)
-        if rng.random() < 0.5:  # same category, so the tie-breaks are exercised
-            b = rng.choice([h for h in group if h.ranking == a.ranking])
-        else:
-            b = rng.choice(group)
+        # half the time of the same category, so the tie-breaks are exercised
+        b = rng.choice(kinds[a.ranking.name] if rng.random() < 0.5 else group)
         ka, kb = ref_key(a.cards, rules), ref_key(b.cards, rules)
         msg = f"{a} vs {b}: reference {ka} vs {kb}"
         assert (a < b, a > b, a <= b, a >= b) == (ka < kb, ka > kb, ka <= kb, ka >= kb), msg
         assert a.beats(b) == (ka > kb) and (a.key == b.key) == (ka == kb), msg
+
+
+@all_variants
+def test_beats_across_sizes_matches_reference(rules):
+    """beats() between any two combinations, bombs included (a bomb beats any play of a
+    size in bombs_beat, and nothing else of another size)."""
+    rng, entries, kinds = random.Random(f"beats-{rules.name}"), catalog(rules), of_ranking(rules)
+    bombs = [h for name in rules.bombs for h in kinds[name.upper()]]
+    beaten = [h for h in entries if h.size in rules.bombs_beat]
+    for _ in range(2000):
+        a = rng.choice(bombs) if bombs and rng.random() < 0.4 else rng.choice(entries)
+        b = rng.choice(beaten) if beaten and rng.random() < 0.4 else rng.choice(entries)
+        assert a.beats(b) == ref_beats(a.cards, b.cards, rules), f"{a} on {b}"
+        assert a.beats(None) and ref_beats(a.cards, None, rules)
 
 
 @all_variants
@@ -206,6 +261,7 @@ def test_catalog_counts_and_indexing(rules):
 def test_catalog_sizes():
     assert len(catalog(STANDARD)) == 17858 == sum(expected_counts(STANDARD).values())
     assert len(catalog(CHARLESWORTH)) == 21075 == sum(expected_counts(CHARLESWORTH).values())
+    assert len(catalog(WESTERN)) == 19898 == sum(expected_counts(WESTERN).values())
 
 
 FIVE_CARD_COUNTS = {
@@ -217,11 +273,19 @@ FIVE_CARD_COUNTS = {
         "STRAIGHT_FLUSH": 32,
     },
     "charlesworth": {"STRAIGHT": 9180, "FLUSH": 5112, "FULL_HOUSE": 3744, "STRAIGHT_FLUSH": 36},
+    # ten sequences with A-2-3-4-5 and 2-3-4-5-6: 40 suited runs are not flushes
+    "western": {
+        "STRAIGHT": 10200,
+        "FLUSH": 5108,
+        "FULL_HOUSE": 3744,
+        "FOUR_OF_A_KIND": 624,
+        "STRAIGHT_FLUSH": 40,
+    },
 }
 
 
 @pytest.mark.slow
-@by_name
+@pytest.mark.parametrize("rules", [*ORIGINAL, WESTERN], ids=lambda r: r.name)
 def test_every_five_and_four_card_set(rules):
     bits = [1 << i for i in range(52)]
     for size, expected in (

@@ -193,7 +193,7 @@ def test_strength_against_baselines():
         STANDARD,
         CHARLESWORTH,
         replace(STANDARD, name="two", straights_to_two=True),
-        replace(STANDARD, name="noquads", five_card_quads=False),
+        replace(STANDARD, name="noquads", five_card_hands=CHARLESWORTH.five_card_hands),
     ],
     ids=lambda r: r.name,
 )

@@ -20,9 +20,10 @@ from big2.evaluation.arena import evaluate
 from big2.game import Game
 from big2.log import GameLog
 from big2.players import GreedyAgent, RandomAgent, play
-from big2.rules import STANDARD
+from big2.rules import CHARLESWORTH, STANDARD
 
 OLD = Path(__file__).parent / "data" / "big2-log-1.json"
+SECOND = Path(__file__).parent / "data" / "big2-log-2.json"  # rules before the variants
 PLAYERS = ["you", "heuristic", "random:1", "trained+search"]
 
 
@@ -35,7 +36,7 @@ def signed(seed: int = 4) -> GameLog:
 def test_a_log_says_who_played_with_what_seed_and_when():
     log = signed()
     data = json.loads(log.to_json())
-    assert data["format"] == "big2-log/2"
+    assert data["format"] == "big2-log/3"
     assert (data["players"], data["seed"], data["date"]) == (
         PLAYERS,
         4,
@@ -45,6 +46,17 @@ def test_a_log_says_who_played_with_what_seed_and_when():
     assert again == log and again.players == tuple(PLAYERS)
     assert again.seat_names() == [f"seat {s} ({p})" for s, p in enumerate(PLAYERS)]
     assert Game.replay(again).log == log  # a replayed game keeps who played
+
+
+def test_a_second_format_log_loads_with_todays_rules_and_replays():
+    data = json.loads(SECOND.read_text(encoding="utf-8"))
+    assert data["format"] == "big2-log/2" and data["rules"]["opening"] == "auto_3d"
+    assert "five_card_quads" in data["rules"] and "players" not in data["rules"]
+    log = GameLog.from_dict(data)
+    assert log.rules is CHARLESWORTH and log.players and log.moves
+    again = Game.replay(log)
+    assert again.is_over and again.log == log
+    assert json.loads(log.to_json())["rules"]["opening"] == "auto"  # written as of today
 
 
 def test_an_old_format_log_still_loads_and_replays_with_seat_numbers():

@@ -41,13 +41,22 @@ def random_states(game, seed, every=7):
     yield state
 
 
-@pytest.mark.parametrize("rules", sorted(PRESETS))
+FOUR_SEATS = sorted(name for name, rules in PRESETS.items() if rules.players == 4)
+
+
+@pytest.mark.parametrize("rules", FOUR_SEATS)
 def test_openspiel_random_simulation_test_passes(rules):
     game = pyspiel.load_game(NAME, {"rules": rules})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("rules", sorted(PRESETS))
+@pytest.mark.parametrize("rules", ["three-player", "two-player"])
+def test_other_player_counts_are_refused_saying_why(rules):
+    with pytest.raises(ValueError, match=rf"python_big2 seats four players; the {rules} rules"):
+        pyspiel.load_game(NAME, {"rules": rules})
+
+
+@pytest.mark.parametrize("rules", FOUR_SEATS)
 def test_legal_actions_are_the_engines_moves_in_catalog_order(rules):
     game = pyspiel.load_game(NAME, {"rules": rules})
     for state in random_states(game, seed=1):

@@ -50,7 +50,7 @@ def check_position(game: Game, first: bool, passed: int) -> None:
     if table is None:
         assert PASS not in legal and plays
         combos = tuple(combinations_in(hand, rules=rules))
-        if first and rules.opening == "contains_3d":
+        if first and rules.opening == "contains":
             combos = tuple(c for c in combos if c.cards & 1)
         assert tuple(plays) == combos
     else:
@@ -66,8 +66,8 @@ def play_out(rules, seed: int, rng: random.Random) -> Game:
     deal = game.board.hands
     assert sorted(h.bit_count() for h in deal) == [13] * 4
     assert sum(deal) == DECK
-    first = rules.opening == "contains_3d"
-    if rules.opening == "auto_3d":
+    first = rules.opening == "contains"
+    if rules.opening == "auto":
         holder = game.board.first_seat
         assert game.turn == (holder + 1) % 4 and str(game.table) == "3D"
     # model: cards played per seat, seats that passed since the table last cleared,

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from big2 import rules as R
 from big2.app.terminal import cards_text, move_text, replay
 from big2.evaluation.arena import evaluate
 from big2.game import Game
@@ -165,11 +166,19 @@ UNKNOWN = (
          "big2 arena: " + UNKNOWN),
         (["arena", "--agents", "random", "random", "random", "random", "--deals", "0"],
          r"big2 arena: n_deals must be at least 1"),
-        (["arena", "--agents", "random", "random", "random"], r"expected 4 arguments"),
+        (["arena", "--agents", "random", "random", "random"],
+         r"big2 arena: --agents names 3 agents; the standard rules seat 4, one agent each"),
+        (["arena", "--agents", "random", "random", "--rules", "hearts"],
+         r"argument --rules: unknown rules 'hearts'; expected one of \['bombs', "),
+        (["arena", "--agents", "random", "random", "--rules", "house.toml"],
+         r"argument --rules: cannot read rules file house.toml"),
+        (["play", "--rules", "three-player", "--seed", "1"],
+         r"big2 play: the three-player rules seat 3; the terminal game and the page seat four"),
         pytest.param(["play", "--opponents", "bogus", "--seed", "1"], "big2 play: " + UNKNOWN,
                      marks=pytest.mark.slow),  # ~5 s: unknown names try the checkpoint loader
     ],
-    ids=["arena-unknown-agent", "arena-no-deals", "arena-three-agents", "play-unknown-agent"],
+    ids=["arena-unknown-agent", "arena-no-deals", "arena-three-agents", "arena-unknown-rules",
+         "arena-missing-rules-file", "play-three-players", "play-unknown-agent"],
 )  # fmt: skip
 def test_cli_errors_name_the_choices(tmp_path, args, message):
     result = cli(*args, cwd=tmp_path)  # play would save logs under ./big2_logs
@@ -177,3 +186,13 @@ def test_cli_errors_name_the_choices(tmp_path, args, message):
     assert re.search(message, result.stderr) and result.stdout == ""
     assert "Traceback" not in result.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_arena_plays_a_rules_file_with_one_agent_per_seat(tmp_path):
+    (tmp_path / "trio.toml").write_text('base = "taiwan"\nplayers = 3\n', encoding="utf-8")
+    result = cli("arena", "--agents", "greedy", "random", "random", "--deals", "2",
+                 "--rules", "trio.toml", cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    trio = R.get(str(tmp_path / "trio.toml"))
+    expected = evaluate(["greedy", "random", "random"], 2, 0, trio)
+    assert result.stdout == expected.table() + "\n" and "trio rules" in result.stdout

@@ -11,7 +11,7 @@ import observers
 from big2.game import Game
 from big2.hand_ranking import PASS, catalog
 from big2.players import GreedyAgent, HeuristicAgent
-from big2.rules import get
+from big2.rules import Rules, get
 from envs import codecs
 from envs.big2_env import raw_env
 from envs.vector import Big2VectorEnv
@@ -83,7 +83,7 @@ def test_legal_rows_are_in_legal_moves_order_and_masks_match():
         _, _, _, _, info = env.step(random_actions(env, np.random.default_rng(0)))
 
 
-def run_against_python(rules: str, n_slots: int, n_games: int, seed: int) -> int:
+def run_against_python(rules: str | Rules, n_slots: int, n_games: int, seed: int) -> int:
     """Play ``n_games`` random games in the vector env, and the same games in big2.game
     in lockstep (deals from each slot's own random.Random(seed + i)); compare every legal
     list, the `simple` observation of the seat to act, and every final score."""
@@ -121,6 +121,30 @@ def run_against_python(rules: str, n_slots: int, n_games: int, seed: int) -> int
 @pytest.mark.parametrize("rules", PRESETS)
 def test_many_games_agree_with_the_python_engine(rules):
     assert run_against_python(rules, n_slots=32, n_games=300, seed=11) > 10_000
+
+
+# four-player variants the compiled engine plays: other suit orders and flush orders,
+# wrap straights both ways, categories left out or reordered, another opening card
+VARIANTS = (
+    get("taiwan"),
+    get("pusoy-dos"),
+    get("western"),
+    Rules(name="wrap-high-no-flush", wrap_straights="high",
+          five_card_hands=("straight", "full_house", "straight_flush", "four_of_a_kind")),
+    Rules(name="four-card-auto-4c", four_card_plays=True, opening="auto", opening_card="4C",
+          five_card_hands=("flush", "straight", "full_house", "straight_flush")),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name)
+def test_the_compiled_engine_plays_the_four_player_variants_as_the_python_one(rules):
+    assert run_against_python(rules, n_slots=32, n_games=300, seed=12) > 10_000
+
+
+@pytest.mark.parametrize("name", ["three-player", "two-player", "bombs"])
+def test_rules_the_compiled_engine_does_not_play_yet_are_refused_saying_why(name):
+    with pytest.raises(ValueError, match=rf"does not play the {name} rules yet: .*big2.game"):
+        Big2VectorEnv(4, rules=name)
 
 
 @pytest.mark.slow

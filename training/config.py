@@ -45,6 +45,7 @@ from big2.evaluation.backends import BACKENDS
 from big2.players.specs import BASELINES, load_agent
 from big2.rules import get as get_rules
 from envs import codecs
+from envs.engine import check_compiled
 from envs.opponents import DRAWS
 from envs.rewards import REWARDS
 from observers import moves
@@ -152,7 +153,7 @@ class Config:
     algo: str = option("ppo", "training", "learning algorithm", choices=("ppo", "dqn"))
     observer: str = option("simple", "env", "what the actor sees (observers.REGISTRY)")
     actions: str = option("catalog", "env", "action codec: catalog or hand (envs.codecs)")
-    rules: str = option("standard", "env", "rules preset: standard or charlesworth")
+    rules: str = option("standard", "env", "a four-player rules preset (docs/rules.md)")
     opponents: tuple[str, ...] = option(
         (SELF_ALL,),
         "opponents",
@@ -317,8 +318,9 @@ class Config:
         if self.ray_address and self.backend != "ray":
             raise ValueError("--ray-address needs --backend ray")
         check_device(self.device)
-        get_rules(self.rules)
-        codecs.make(self.actions, get_rules(self.rules))
+        rules = get_rules(self.rules)
+        check_compiled(rules)  # the compiled engine plays these rules (else ValueError why)
+        codecs.make(self.actions, rules)
         self._check_opponents()
         for flag in ("plan_features", "reply_features", "action_context"):
             if getattr(self, flag) and self.actions != "catalog":

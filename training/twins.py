@@ -46,7 +46,8 @@ def describe(game: Game, legal: tuple[HandRanking, ...], got: int, want: HandRan
     """A mismatch, with what it takes to find it again."""
     cat, view = catalog(game.rules), game.view(game.turn)
     return (
-        f"{game.rules.name}: seat {game.turn} holds {format_cards(view.hand)}, "
+        f"{game.rules.name}: seat {game.turn} holds "
+        f"{format_cards(view.hand, suits=view.rules.suit_order)}, "
         f"table {game.table} (by seat {game.table_seat}, {game.passes} passes), "
         f"cards left {view.cards_left}; legal {[str(m) for m in legal]}; "
         f"compiled {cat[got] if got >= 0 else PASS}, Python {want}; "

@@ -45,11 +45,13 @@ def demo(seed: int, rules: R.Rules) -> str:
     """
     rng = random.Random(seed)
     agents: list[Agent] = [GreedyAgent(), RandomAgent(rng), GreedyAgent(), RandomAgent(rng)]
+    agents = agents[: rules.players]
     game = Game(rules, seed=rng)
-    names = ["greedy", "random", "greedy", "random"]
+    names = ["greedy", "random", "greedy", "random"][: rules.players]
     seats = ", ".join(f"{s} {n}" for s, n in enumerate(names))
     lines = [f"Big Two ({rules.name} rules), seed {seed}. Seats: {seats}"]
-    lines += [f"  seat {s} holds {format_cards(h)}" for s, h in enumerate(game.hands)]
+    suits = rules.suit_order
+    lines += [f"  seat {s} holds {format_cards(h, suits=suits)}" for s, h in enumerate(game.hands)]
     play(game, agents)
     for number, entry in enumerate(game.log.moves, 1):
         label = entry.move.ranking.label if entry.move else ""
@@ -62,6 +64,11 @@ def _arena(args: argparse.Namespace) -> None:
     from big2.evaluation import evaluate
 
     rules = R.get(args.rules)
+    if len(args.agents) != rules.players:
+        raise ValueError(
+            f"--agents names {len(args.agents)} agents; the {rules.name} rules seat "
+            f"{rules.players}, one agent each"
+        )
     agents: list[Agent | str] = [load_agent(a, rules) for a in args.agents]
     log_dir = Path(args.log_dir) if args.log_dir else None  # checked before any game
     given = (("--json", args.json), ("--csv", args.csv))
@@ -128,6 +135,7 @@ def _play_games(args: argparse.Namespace) -> None:
     from big2.app.terminal import TerminalGame, read_line
 
     rules = R.get(args.rules)
+    _four_seats(rules, "play")
     opponents, names = _opponents(args.opponents, rules)
     color = False if args.no_color else None
     session = TerminalGame(opponents, rules, args.seat, args.log_dir, color, names=names)
@@ -181,6 +189,7 @@ def _serve(args: argparse.Namespace) -> None:
     if problem := exposure_problem(args.host, args.allow_network):
         raise ValueError(problem)
     rules = R.get(args.rules)
+    _four_seats(rules, "serve")
     agents, names = _opponents(args.opponents, rules)
     log_dir = Path(args.log_dir)
     if problem := unwritable(log_dir):
@@ -246,12 +255,43 @@ def _count(text: str) -> int:
     return count
 
 
+def rules_arg(text: str) -> R.Rules:
+    """``--rules``: a preset's name or a rules file (``.toml``); ArgumentTypeError says why not.
+
+    >>> rules_arg("taiwan").suit_order
+    'CDHS'
+    """
+    try:
+        return R.get(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _four_seats(rules: R.Rules, command: str) -> None:
+    """SystemExit for a command that seats four (the terminal game and the page)."""
+    if rules.players != 4:
+        raise SystemExit(
+            f"big2 {command}: the {rules.name} rules seat {rules.players}; the terminal game "
+            f"and the page seat four (play other counts with big2.game.Game and big2 arena)"
+        )
+
+
+def _add_rules(command: argparse.ArgumentParser) -> None:
+    presets = ", ".join(sorted(R.PRESETS))
+    command.add_argument(
+        "--rules",
+        type=rules_arg,
+        default=R.STANDARD,
+        metavar="NAME|FILE.toml",
+        help=f"a preset ({presets}) or a rules file (docs/rules.md)",
+    )
+
+
 def parser() -> argparse.ArgumentParser:
     """The ``big2`` command's parser: one subcommand per way to play or watch."""
     top = argparse.ArgumentParser(prog="big2", description="Big Two for people and agents")
     top.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     commands = top.add_subparsers(dest="command", required=True)
-    rules = sorted(R.PRESETS)
 
     play = commands.add_parser("play", help="play against three agents in the terminal")
     _add_opponents(play, "heuristic")
@@ -263,14 +303,16 @@ def parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seat", type=int, default=0, choices=range(4))
     play.add_argument("--log-dir", default="big2_logs", help="where game logs are saved")
-    play.add_argument("--rules", default="standard", choices=rules)
+    _add_rules(play)
     play.add_argument("--no-color", action="store_true")
 
     arena = commands.add_parser("arena", help="evaluate four agents on duplicate deals")
-    arena.add_argument("--agents", nargs=4, required=True, metavar="AGENT")
+    arena.add_argument(
+        "--agents", nargs="+", required=True, metavar="AGENT", help="one per seat of the rules"
+    )
     arena.add_argument("--deals", type=int, default=1000)
     arena.add_argument("--seed", type=int, default=0)
-    arena.add_argument("--rules", default="standard", choices=rules)
+    _add_rules(arena)
     arena.add_argument("--json", help="also write the results as JSON to this file")
     arena.add_argument("--csv", help="also write the results as CSV to this file")
     arena.add_argument("--progress", action="store_true", help="show a progress bar")
@@ -289,7 +331,7 @@ def parser() -> argparse.ArgumentParser:
     )
     league.add_argument("--deals", type=int, default=100, help="duplicate deals a match")
     league.add_argument("--seed", type=int, default=0, help="seed of the deals")
-    league.add_argument("--rules", default="standard", choices=rules)
+    _add_rules(league)
     league.add_argument(
         "--out",
         required=True,
@@ -318,7 +360,7 @@ def parser() -> argparse.ArgumentParser:
         "only unless --allow-network is given (docs/browser.md, Safety).",
     )
     _add_opponents(serve, "trained")
-    serve.add_argument("--rules", default="standard", choices=rules)
+    _add_rules(serve)
     serve.add_argument(
         "--host",
         default="127.0.0.1",
@@ -362,7 +404,7 @@ def parser() -> argparse.ArgumentParser:
 
     demo_cmd = commands.add_parser("demo", help="print one seeded game between baseline players")
     demo_cmd.add_argument("--seed", type=int, default=0)
-    demo_cmd.add_argument("--rules", default="standard", choices=rules)
+    _add_rules(demo_cmd)
     return top
 
 

@@ -21,16 +21,17 @@ from big2.hand_ranking import PASS, HandRanking
 from big2.log import GameLog, LogEntry, Thought
 
 
-def cards_list(mask: int) -> list[str]:
-    """Cards as text, lowest first: ``["3D", "TS"]``."""
-    return C.format_cards(mask).split()
+def cards_list(mask: int, suits: str = C.SUITS) -> list[str]:
+    """Cards as text, lowest first, under the suit order ``suits``: ``["3D", "TS"]``."""
+    return C.format_cards(mask, suits=suits).split()
 
 
 def move_fields(move: HandRanking) -> dict[str, Any]:
     """A move's cards and its category; a pass: no cards, category ``"pass"``."""
     if not move:
         return {"cards": [], "label": "pass"}
-    return {"cards": cards_list(move.cards), "label": move.ranking.label}
+    assert move.rules is not None  # only PASS has none
+    return {"cards": cards_list(move.cards, move.rules.suit_order), "label": move.ranking.label}
 
 
 def move_dict(entry: LogEntry, thought: Thought | None, number: int) -> dict[str, Any]:
@@ -67,7 +68,7 @@ def table_dict(game: Game) -> dict[str, Any] | None:
         return None
     return {
         "seat": game.table_seat,
-        "cards": cards_list(game.table.cards),
+        "cards": cards_list(game.table.cards, game.rules.suit_order),
         "label": game.table.ranking.label,
     }
 
@@ -97,4 +98,4 @@ def playable(game: Game, seat: int) -> list[str]:
     for move in game.legal_moves():
         if move is not PASS:
             used |= move.cards
-    return cards_list(used)
+    return cards_list(used, game.rules.suit_order)

@@ -25,13 +25,15 @@ from big2.rules import Rules
 def chosen_move(game: Game, cards: int) -> HandRanking:
     """The legal move of the seat to act that plays ``cards`` (a mask), or ValueError
     saying, for that seat's person, why there is none."""
+    suits = game.rules.suit_order
     if missing := cards & ~game.hand(game.turn):
-        raise ValueError(f"You do not hold {C.format_cards(missing)}.")
+        raise ValueError(f"You do not hold {C.format_cards(missing, suits=suits)}.")
     combo = classify(cards, game.rules)
     if combo is None:
+        shown = C.format_cards(cards, suits=suits) or "Nothing"
         raise ValueError(
-            f"{C.format_cards(cards) or 'Nothing'} is not a combination: play a single, a "
-            f"pair, a triple or a five-card hand{_four_card_note(game.rules)}."
+            f"{shown} is not a combination: play a single, a pair, a triple or a five-card "
+            f"hand{_four_card_note(game.rules)}."
         )
     if combo not in game.legal_moves():
         raise ValueError(_why(game, combo))
@@ -40,10 +42,12 @@ def chosen_move(game: Game, cards: int) -> HandRanking:
 
 def _why(game: Game, combo: HandRanking) -> str:
     """Why the combination ``combo``, held by the person, cannot be played now."""
-    shown = f"{C.format_cards(combo.cards, symbols=True)} ({combo.ranking.label})"
+    suits = game.rules.suit_order
+    shown = f"{C.format_cards(combo.cards, symbols=True, suits=suits)} ({combo.ranking.label})"
     reason = game.why_illegal(combo)
-    if reason == "the first play must contain 3D":
-        return "The first play of the game must include the 3♦."
+    if reason.startswith("the first play must contain"):
+        first = C.format_cards(1 << game.rules.opening_index, symbols=True, suits=suits)
+        return f"The first play of the game must include the {first}."
     if reason.endswith("locked out until the table clears"):
         return "You passed on this table: you may play again once it clears."
     table = game.table

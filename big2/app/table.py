@@ -184,7 +184,7 @@ class Table:
                 return PASS
             raise Refused("You lead, so you must play: you cannot pass now.")
         try:
-            mask = C.parse_cards(" ".join(cards))
+            mask = C.parse_cards(" ".join(cards), game.rules.suit_order)
         except ValueError as e:
             raise Refused(f"{e}.") from None
         if len(cards) != mask.bit_count():
@@ -228,7 +228,7 @@ class Table:
             "seat": self.seat,
             "names": self.names,
             "labels": log.seat_names(),
-            "hand": cards_list(game.hand(self.seat)),
+            "hand": cards_list(game.hand(self.seat), self.rules.suit_order),
             "counts": [game.hand(s).bit_count() for s in range(4)],
             "table": table_dict(game),
             "last": last_plays(log),
@@ -245,8 +245,9 @@ class Table:
         if over:
             state["winner"] = game.winner
             state["scores"] = list(game.scores())
-            state["hands"] = [cards_list(h) for h in game.hands]
-            state["deal"] = [cards_list(h) for h in log.deal]
+            suits = self.rules.suit_order
+            state["hands"] = [cards_list(h, suits) for h in game.hands]
+            state["deal"] = [cards_list(h, suits) for h in log.deal]
         return state
 
     def _saved_as(self) -> str:
@@ -327,7 +328,7 @@ def _frame(game: Game, entry: LogEntry | None, log: GameLog, number: int) -> dic
     frame: dict[str, Any] = {
         "number": number + 1,
         "move": None if entry is None else move_dict(entry, log.thoughts.get(number), number),
-        "hands": [cards_list(game.hand(s)) for s in range(4)],
+        "hands": [cards_list(game.hand(s), game.rules.suit_order) for s in range(4)],
         "counts": [game.hand(s).bit_count() for s in range(4)],
         "table": table_dict(game),
         "last": last_plays(game.log),

@@ -278,7 +278,7 @@ class TerminalGame:
                 return legal[number - 1], ""
             return None, f"No move {number}: choose 1..{len(legal)}, p to pass or h for help."
         try:
-            cards = C.parse_cards(answer)
+            cards = C.parse_cards(answer, game.rules.suit_order)
         except ValueError as e:
             return None, f"{e}. Type h for help."
         try:

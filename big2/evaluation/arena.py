@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from big2.board import N_SEATS, Board
+from big2.board import Board
 from big2.evaluation.backends import Backend
 from big2.evaluation.stats import Interval, interval_text, mean, normal_ci, share_ci
 from big2.game import Game
@@ -107,7 +107,8 @@ def evaluate(
     backend: Backend | None = None,
     log_dir: Path | None = None,
 ) -> ArenaResult:
-    """Play ``n_deals`` duplicate deals (4 games each) between four agents.
+    """Play ``n_deals`` duplicate deals between ``rules.players`` agents (four, say): each
+    deal is played once in each rotation of the agents over the seats (four games).
 
     ``agents`` are Agent objects or agent specs (``"heuristic"``, ``"random:3"``,
     ``"trained"``: see :mod:`big2.players.specs`). Agents with a ``reset(seed)`` method
@@ -139,8 +140,11 @@ def deal_results(
     >>> deal_results(["greedy", "random", "random", "random"], 2, seed=0)[0][0]
     (3, 82)
     """
-    if len(agents) != N_SEATS:
-        raise ValueError(f"evaluate needs {N_SEATS} agents, got {len(agents)}")
+    if len(agents) != rules.players:
+        raise ValueError(
+            f"evaluate needs {rules.players} agents (one per seat of the {rules.name} rules), "
+            f"got {len(agents)}"
+        )
     if n_deals < 1:
         raise ValueError(f"n_deals must be at least 1, got {n_deals}")
     if log_dir is not None and (problem := unwritable(Path(log_dir))):
@@ -160,7 +164,7 @@ def deal_results(
     return [per_deal[d] for d in range(n_deals)]
 
 
-DealResult = list[tuple[int, int]]  # per agent: (wins, total score) over the 4 games
+DealResult = list[tuple[int, int]]  # per agent: (wins, total score) over the deal's games
 
 
 Seating = tuple[tuple[int, ...], int]  # one game: each agent's score, the winner's index
@@ -198,11 +202,12 @@ def play_deal(
     log_dir: Path | None = None,
     names: Sequence[str] | None = None,
 ) -> list[Seating]:
-    """The four games of duplicate deal ``deal``, agent i in seat ``(i + rotation) % 4``
-    in the game of each rotation: per rotation, each agent's score (in the order of
-    ``players``) and the index of the agent that won. With ``log_dir``, each game's log
-    is saved there, naming each seat's player by ``names`` (default: :func:`agent_name`),
-    the deal's seed (``"SEED:DEAL"``) and the date.
+    """The games of duplicate deal ``deal``, one per rotation, agent i in seat
+    ``(i + rotation) % rules.players`` in the game of each rotation: per rotation, each
+    agent's score (in the order of ``players``) and the index of the agent that won.
+    With ``log_dir``, each game's log is saved there, naming each seat's player by
+    ``names`` (default: :func:`agent_name`), the deal's seed (``"SEED:DEAL"``) and the
+    date.
 
     >>> from big2.players import GreedyAgent, RandomAgent
     >>> play_deal([GreedyAgent(), *[RandomAgent() for _ in range(3)]], 0, 0, STANDARD)[0]
@@ -210,12 +215,13 @@ def play_deal(
     """
     board = duplicate_board(rules, seed, deal)
     out: list[Seating] = []
-    for rotation in range(N_SEATS):
-        seats = [(i + rotation) % N_SEATS for i in range(N_SEATS)]  # agent i -> seat
+    n = rules.players
+    for rotation in range(n):
+        seats = [(i + rotation) % n for i in range(n)]  # agent i -> seat
         game = _game(board, players, seats, f"{seed}:{deal}:{rotation}")
         if log_dir is not None:
             who = names or [agent_name(p) for p in players]
-            game.log.sign([who[seats.index(s)] for s in range(N_SEATS)], f"{seed}:{deal}", now())
+            game.log.sign([who[seats.index(s)] for s in range(n)], f"{seed}:{deal}", now())
             name = f"deal-{deal:05d}-seating-{rotation}.json"
             (log_dir / name).write_text(game.log.to_json(indent=1), encoding="utf-8")
         scores, winner = game.scores(), game.winner
@@ -245,7 +251,7 @@ def play_game(
 
 def _game(board: Board, players: Sequence[Agent], seats: Sequence[int], seed: str) -> Game:
     """The finished game of :func:`play_game`."""
-    by_seat: list[Agent] = [players[0]] * N_SEATS
+    by_seat: list[Agent] = [players[0]] * board.rules.players
     for i, seat in enumerate(seats):
         by_seat[seat] = players[i]
         reset = getattr(players[i], "reset", None)
@@ -258,23 +264,23 @@ def summarise(
     names: Sequence[str], per_deal: Sequence[DealResult], seed: int, rules: Rules
 ) -> ArenaResult:
     """The arena's summary of per-deal results (one entry per agent of ``names`` in each)."""
-    n = len(per_deal)
+    n, seats = len(per_deal), rules.players  # a deal is played once per seat
     results = []
     for i, name in enumerate(names):
-        wins = [d[i][0] / N_SEATS for d in per_deal]
-        scores = [d[i][1] / N_SEATS for d in per_deal]
+        wins = [d[i][0] / seats for d in per_deal]
+        scores = [d[i][1] / seats for d in per_deal]
         results.append(
             AgentResult(
                 name=name,
-                games=n * N_SEATS,
+                games=n * seats,
                 wins=sum(d[i][0] for d in per_deal),
                 win_share=mean(wins),
-                win_share_ci=share_ci(wins, n * N_SEATS),
+                win_share_ci=share_ci(wins, n * seats),
                 mean_score=mean(scores),
                 mean_score_ci=normal_ci(scores),
             )
         )
-    return ArenaResult(tuple(results), n, n * N_SEATS, seed, rules.name)
+    return ArenaResult(tuple(results), n, n * seats, seed, rules.name)
 
 
 def display_names(agents: Sequence[AgentSpec]) -> list[str]:

@@ -27,7 +27,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from big2.board import N_SEATS
 from big2.evaluation.arena import Seating
 from big2.evaluation.ratings import Ratings
 from big2.evaluation.stats import Interval, interval_text, mean, normal_ci, share_ci
@@ -98,8 +97,8 @@ def summarise_league(
     order = sorted(games)  # the order of league.matches
     for deal in range(deals):
         for i, j in order:
-            seats = [agents[i], *[agents[j]] * (N_SEATS - 1)]
             for scores, winner in games[i, j][deal]:
+                seats = [agents[i], *[agents[j]] * (len(scores) - 1)]
                 ratings.rate(seats, scores, winner)
     standings = [_standing(a, k, ratings, games) for k, a in enumerate(agents)]
     ranked = sorted(standings, key=lambda s: -s.rating)  # stable: ties keep the given order
@@ -112,20 +111,26 @@ def _standing(spec: str, k: int, ratings: Ratings, games: Mapping[Match, Games])
     wins: list[float] = []
     scores: list[float] = []
     for (i, j), deals in sorted(games.items()):  # a fixed order: the same sums
-        slots = [0] if k == i else [1, 2, 3] if k == j else []
-        for deal in deals if slots else []:
+        for deal in deals if k in (i, j) else []:
+            players = len(deal[0][0])
+            slots = [0] if k == i else list(range(1, players))
             seats = len(slots) * len(deal)
             wins.append(sum(w in slots for _, w in deal) / seats)
             scores.append(sum(s[slot] for s, _ in deal for slot in slots) / seats)
-    sat = N_SEATS * len(wins)
+    sat = _games_sat(k, games)
     figures = (mean(wins), share_ci(wins, sat), mean(scores), normal_ci(scores))
     return Standing(spec, ratings.mu(spec), ratings.sigma(spec), *figures, games=sat)
+
+
+def _games_sat(k: int, games: Mapping[Match, Games]) -> int:
+    """The games agent ``k`` sat in (once for every game of a match it played)."""
+    return sum(len(deal) for (i, j), deals in games.items() if k in (i, j) for deal in deals)
 
 
 def _head_to_head(one: str, three: str, deals: Games) -> HeadToHead:
     wins = [sum(w == 0 for _, w in deal) / len(deal) for deal in deals]
     scores = [sum(s[0] for s, _ in deal) / len(deal) for deal in deals]
-    games = N_SEATS * len(deals)
+    games = sum(len(deal) for deal in deals)
     figures = (mean(wins), share_ci(wins, games), mean(scores), normal_ci(scores))
     return HeadToHead(one, three, games, *figures)
 
@@ -143,7 +148,7 @@ def _ranking(result: LeagueResult) -> list[str]:
         "|---|---|---|---|---|---|",
     ]
     for place, a in enumerate(result.agents, 1):
-        share = f"{a.win_share:.3f} {interval_text(a.win_share_ci, a.games // N_SEATS)}"
+        share = f"{a.win_share:.3f} {interval_text(a.win_share_ci, result.deals)}"
         score = f"{a.mean_score:+.2f} [{a.mean_score_ci[0]:+.2f}, {a.mean_score_ci[1]:+.2f}]"
         rating = f"{a.rating:.2f} ({a.sigma:.2f})"
         lines.append(f"| {place} | `{a.spec}` | {rating} | {share} | {score} | {a.games} |")

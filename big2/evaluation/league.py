@@ -35,7 +35,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from big2.board import N_SEATS
 from big2.evaluation.arena import play_deal
 from big2.evaluation.backends import Backend, TaskFailed
 from big2.evaluation.leaderboard import Games, LeagueResult, Match, summarise_league
@@ -128,7 +127,8 @@ def play_match(pair: tuple[str, str], deals: int, seed: int, rules: Rules) -> Ga
     """The games of one match: ``pair[0]`` in one seat against three of ``pair[1]``,
     on the duplicate deals ``0 .. deals - 1`` of ``seed``."""
     one, three = pair
-    players = [load_agent(one, rules), *(load_agent(three, rules) for _ in range(N_SEATS - 1))]
+    others = (load_agent(three, rules) for _ in range(rules.players - 1))
+    players = [load_agent(one, rules), *others]
     return [play_deal(players, deal, seed, rules) for deal in range(deals)]
 
 

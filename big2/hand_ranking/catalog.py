@@ -30,18 +30,28 @@ _SIZE = attrgetter("size")
 _KEY_STRIDE = 64  # key = ranking * 64 + tie-break (a card index, a rank, or suit * 16 + rank)
 
 
-def _straight_starts(rules: Rules) -> range:
-    """Lowest ranks of the straights: 3-4-5-6-7 (start 0) up to T-J-Q-K-A (7) or J-Q-K-A-2 (8)."""
-    return range(9 if rules.straights_to_two else 8)
+def _straights(rules: Rules) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """Every straight's ranks, with its place among the straights and the rank of the
+    card whose suit breaks a tie (the place's rank but for the high wraps): 3-4-5-6-7
+    (place 4, the 7) up to T-J-Q-K-A (11) or J-Q-K-A-2 (12), and the wraps
+    (:attr:`~big2.rules.Rules.wrap_straights`): low, A-2-3-4-5 (2, the 5) and 2-3-4-5-6
+    (3, the 6); high, A-2-3-4-5 (12, the 2) and 2-3-4-5-6 (13, the 2)."""
+    tops = range(4, 13 if rules.straights_to_two else 12)
+    out = [(tuple(range(top - 4, top + 1)), top, top) for top in tops]
+    a2345, a23456 = (11, 12, 0, 1, 2), (12, 0, 1, 2, 3)
+    if rules.wrap_straights == "low":
+        out += [(a2345, 2, 2), (a23456, 3, 3)]
+    elif rules.wrap_straights == "high":
+        out += [(a2345, 12, 12), (a23456, 13, 12)]
+    return tuple(out)
 
 
-def _tie_break(ranking: Ranking, cards: int, rules: Rules) -> int:
-    top = C.highest(cards)
-    if ranking in (Ranking.TRIPLE, Ranking.QUADS, Ranking.FULL_HOUSE, Ranking.FOUR_OF_A_KIND):
-        return C.majority_rank(cards)
-    if ranking == Ranking.FLUSH and rules.flush_order == "suit":
-        return 16 * C.suit_of(top) + C.rank_of(top)
-    return top  # singles, pairs, two pair, straights, flushes, straight flushes
+def _level(ranking: Ranking, rules: Rules) -> int:
+    """Where ``ranking`` stands among the categories of its size (a higher level beats a
+    lower one): the five-card hands in the rules' order, the others by their value."""
+    if ranking.value >= Ranking.STRAIGHT:
+        return int(Ranking.STRAIGHT) + rules.five_card_hands.index(ranking.name.lower())
+    return int(ranking)
 
 
 def _rank_sets(rank: int, n: int) -> list[int]:
@@ -49,42 +59,75 @@ def _rank_sets(rank: int, n: int) -> list[int]:
     return [sum(1 << C.card_index(rank, s) for s in suits) for suits in combinations(range(4), n)]
 
 
-def _generate(rules: Rules) -> list[tuple[int, Ranking]]:
-    """Every combination of ``rules`` as (cards, ranking), in no particular order."""
-    out = [(1 << i, Ranking.SINGLE) for i in range(C.N_CARDS)]
+Row = tuple[int, Ranking, int]  # cards, ranking, tie-break
+
+
+def _generate(rules: Rules) -> list[Row]:
+    """Every combination of ``rules`` as (cards, ranking, tie-break), in no order."""
+    out = [(1 << i, Ranking.SINGLE, i) for i in range(C.N_CARDS)]
     for r in range(C.N_RANKS):
-        out += [(m, Ranking.PAIR) for m in _rank_sets(r, 2)]
-        out += [(m, Ranking.TRIPLE) for m in _rank_sets(r, 3)]
+        out += [(m, Ranking.PAIR, C.highest(m)) for m in _rank_sets(r, 2)]
+        out += [(m, Ranking.TRIPLE, r) for m in _rank_sets(r, 3)]
     if rules.four_card_plays:
         for low, high in combinations(range(C.N_RANKS), 2):
             out += [
-                (a | b, Ranking.TWO_PAIR) for a in _rank_sets(low, 2) for b in _rank_sets(high, 2)
+                (a | b, Ranking.TWO_PAIR, C.highest(b))
+                for a in _rank_sets(low, 2)
+                for b in _rank_sets(high, 2)
             ]
-        out += [(m, Ranking.QUADS) for r in range(C.N_RANKS) for m in _rank_sets(r, 4)]
+        out += [(m, Ranking.QUADS, r) for r in range(C.N_RANKS) for m in _rank_sets(r, 4)]
     return out + _generate_fives(rules)
 
 
-def _generate_fives(rules: Rules) -> list[tuple[int, Ranking]]:
-    out: list[tuple[int, Ranking]] = []
-    starts = _straight_starts(rules)
-    straight_ranks = {tuple(range(s, s + 5)) for s in starts}
-    for s in starts:
+def _run_category(suited: bool, rules: Rules) -> Ranking | None:
+    """What five cards in sequence are (``suited``: of one suit) under ``rules``: a
+    straight flush, else the straight or flush they also are, or nothing."""
+    hands = rules.five_card_hands
+    if not suited:
+        return Ranking.STRAIGHT if "straight" in hands else None
+    for name in ("straight_flush", "straight", "flush"):
+        if name in hands:
+            return Ranking[name.upper()]
+    return None
+
+
+def _flush_tie(cards: int, rules: Rules) -> int:
+    top = C.highest(cards)
+    return 16 * C.suit_of(top) + C.rank_of(top) if rules.flush_order == "suit" else top
+
+
+def _generate_fives(rules: Rules) -> list[Row]:
+    out: list[Row] = []
+    hands = rules.five_card_hands
+    runs = _straights(rules)
+    for ranks, place, decider in runs:
         for suits in product(range(4), repeat=5):
-            m = sum(1 << C.card_index(s + i, suit) for i, suit in enumerate(suits))
-            flush = len(set(suits)) == 1
-            out.append((m, Ranking.STRAIGHT_FLUSH if flush else Ranking.STRAIGHT))
-    for suit in range(4):
-        for ranks in combinations(range(C.N_RANKS), 5):
-            if ranks not in straight_ranks:
-                out.append((sum(1 << C.card_index(r, suit) for r in ranks), Ranking.FLUSH))
-    for t, p in product(range(C.N_RANKS), repeat=2):
-        if t != p:
-            out += [(a | b, Ranking.FULL_HOUSE) for a in _rank_sets(t, 3) for b in _rank_sets(p, 2)]
-    if rules.five_card_quads:
+            m = sum(1 << C.card_index(r, suit) for r, suit in zip(ranks, suits, strict=True))
+            category = _run_category(len(set(suits)) == 1, rules)
+            if category is Ranking.FLUSH:
+                out.append((m, category, _flush_tie(m, rules)))
+            elif category is not None:
+                out.append((m, category, 4 * place + suits[ranks.index(decider)]))
+    if "flush" in hands:
+        run_ranks = {tuple(sorted(ranks)) for ranks, _, _ in runs}
+        for suit in range(4):
+            for ranks in combinations(range(C.N_RANKS), 5):
+                if ranks not in run_ranks:
+                    m = sum(1 << C.card_index(r, suit) for r in ranks)
+                    out.append((m, Ranking.FLUSH, _flush_tie(m, rules)))
+    if "full_house" in hands:
+        for t, p in product(range(C.N_RANKS), repeat=2):
+            if t != p:
+                out += [
+                    (a | b, Ranking.FULL_HOUSE, t)
+                    for a in _rank_sets(t, 3)
+                    for b in _rank_sets(p, 2)
+                ]
+    if "four_of_a_kind" in hands:
         for r in range(C.N_RANKS):
             quad = _rank_sets(r, 4)[0]
             kickers = C.DECK & ~quad
-            out += [(quad | (1 << k), Ranking.FOUR_OF_A_KIND) for k in C.iter_cards(kickers)]
+            out += [(quad | (1 << k), Ranking.FOUR_OF_A_KIND, r) for k in C.iter_cards(kickers)]
     return out
 
 
@@ -101,8 +144,8 @@ class Catalog(Sequence[HandRanking]):
 
     def __init__(self, rules: Rules) -> None:
         rows = sorted(
-            (m.bit_count(), rk * _KEY_STRIDE + _tie_break(rk, m, rules), m, rk)
-            for m, rk in _generate(rules)
+            (m.bit_count(), _level(rk, rules) * _KEY_STRIDE + tie, m, rk)
+            for m, rk, tie in _generate(rules)
         )
         self.rules = rules
         self.entries = tuple(
@@ -115,8 +158,13 @@ class Catalog(Sequence[HandRanking]):
             for r in range(C.N_RANKS)
             for m in range(16)
         ]
-        self.starts = tuple(_straight_starts(rules))
+        self.straights = tuple(ranks for ranks, _, _ in _straights(rules))
         self.sizes = (1, 2, 3, 4, 5) if rules.four_card_plays else (1, 2, 3, 5)
+        self.flushes = "flush" in rules.five_card_hands
+        self.full_houses = "full_house" in rules.five_card_hands
+        bomb_names = {name.upper() for name in rules.bombs}
+        self.bombs = tuple(h for h in self.entries if h.ranking.name in bomb_names)
+        """The entries that may also be played on a play of a size in ``rules.bombs_beat``."""
         self._beaten_from = _first_stronger(self.entries)
         self._size_end = {n: bisect_right(self.entries, n, key=_SIZE) for n in range(6)}
 
@@ -147,7 +195,7 @@ class Catalog(Sequence[HandRanking]):
 
     def find(self, text: str) -> HandRanking:
         """The entry written in ``text``; :class:`ValueError` if those cards form none."""
-        found = self.by_cards.get(C.parse_cards(text))
+        found = self.by_cards.get(C.parse_cards(text, self.rules.suit_order))
         if found is None:
             raise ValueError(f"{text!r} is not a combination under the {self.rules.name} rules")
         return found
@@ -213,7 +261,8 @@ def lookup(cards: int, rules: Rules) -> HandRanking:
     """
     found = catalog(rules).by_cards.get(cards)
     if found is None:
-        raise ValueError(f"{C.format_cards(cards)} is not a combination under {rules.name}")
+        shown = C.format_cards(cards, suits=rules.suit_order)
+        raise ValueError(f"{shown} is not a combination under {rules.name}")
     return found
 
 

@@ -155,7 +155,9 @@ class HandRanking:
         return self.key >= other.key
 
     def beats(self, table: HandRanking | None) -> bool:
-        """Whether this combination may be played on ``table`` (None: empty table).
+        """Whether this combination may be played on ``table`` (None: empty table): a
+        stronger one of its size, or a bomb on a play of a size it beats
+        (:attr:`~big2.rules.Rules.bombs`).
 
         >>> HandRanking.from_str("2D").beats(HandRanking.from_str("AS"))
         True
@@ -166,10 +168,19 @@ class HandRanking:
             return False
         if table is None:
             return True
-        return self.size == table.size and self.key > table.key
+        if self.size == table.size:
+            return self.key > table.key
+        rules = self.rules
+        return (
+            rules is not None
+            and table.size in rules.bombs_beat
+            and self.ranking.name.lower() in rules.bombs
+        )
 
     def __str__(self) -> str:
-        return C.format_cards(self.cards) if self.size else "pass"
+        if not self.size:
+            return "pass"
+        return C.format_cards(self.cards, suits=self.rules.suit_order if self.rules else C.SUITS)
 
     def __repr__(self) -> str:
         if not self.size:

@@ -52,16 +52,18 @@ def _fives(t: Catalog, hand: int, ms: list[int]) -> list[HandRanking]:
     """Every five-card hand in ``hand`` (rank masks ``ms``), in catalog order."""
     by_cards, shifted = t.by_cards, _SHIFTED
     out: list[HandRanking] = []
-    for s in t.starts:  # straights and straight flushes
-        if ms[s] and ms[s + 1] and ms[s + 2] and ms[s + 3] and ms[s + 4]:
-            picks = product(*[shifted[r][ms[r]] for r in range(s, s + 5)])
-            out += [by_cards[sum(p)] for p in picks]
-    for suit_cards in C.SUIT_MASKS:  # flushes (straight flushes were found above)
-        held = hand & suit_cards
-        if held.bit_count() >= 5:
-            fives = (by_cards[sum(f)] for f in combinations(C.single_bits(held), 5))
-            out += [h for h in fives if h.ranking is Ranking.FLUSH]
-    if any(C.POPCOUNT4[m] >= 3 for m in ms):
+    for ranks in t.straights:  # straights and straight flushes (or what else runs are)
+        if all(ms[r] for r in ranks):
+            picks = product(*[shifted[r][ms[r]] for r in ranks])
+            runs = (by_cards.get(sum(p)) for p in picks)  # a suited run that is a flush
+            out += [h for h in runs if h is not None and h.ranking is not Ranking.FLUSH]
+    if t.flushes:  # flushes (those of runs were found above)
+        for suit_cards in C.SUIT_MASKS:
+            held = hand & suit_cards
+            if held.bit_count() >= 5:
+                fives = (by_cards.get(sum(f)) for f in combinations(C.single_bits(held), 5))
+                out += [h for h in fives if h is not None and h.ranking is Ranking.FLUSH]
+    if t.full_houses and any(C.POPCOUNT4[m] >= 3 for m in ms):
         out += _full_houses(t, ms)
     if t.rules.five_card_quads and 15 in ms:
         for r, m in enumerate(ms):
@@ -125,8 +127,9 @@ def stronger_than(
 ) -> tuple[HandRanking, ...]:
     """Every combination in ``hand`` that beats the combination ``table``.
 
-    The order is catalog order (weakest first). On an empty table every combination may
-    be played: that is :func:`combinations_in`. Turn rules (the opening 3♦, passing)
+    The order is catalog order (weakest first): plays of the table's size, then the
+    bombs that beat it (:attr:`~big2.rules.Rules.bombs`). On an empty table every
+    combination may be played: that is :func:`combinations_in`. Turn rules (the opening 3♦, passing)
     belong to :class:`big2.game.Game`.
 
     >>> from big2.cards import parse_cards
@@ -145,5 +148,11 @@ def stronger_than(
             f"for every combination in a hand (an empty table) use combinations_in(hand)"
         )
     first = cat.beaten_from(table)
-    combos = _of_size(cat, C.check_mask(hand), C.rank_masks(hand), table.size)
-    return tuple(c for c in combos if c.index >= first)
+    ms = C.rank_masks(C.check_mask(hand))
+    combos = _of_size(cat, hand, ms, table.size)
+    found = [c for c in combos if c.index >= first]
+    if cat.bombs and table.size in rules.bombs_beat:  # bombs: bigger, after in catalog order
+        kinds = {b.ranking for b in cat.bombs}
+        for size in sorted({b.size for b in cat.bombs}):
+            found += [c for c in _of_size(cat, hand, ms, size) if c.ranking in kinds]
+    return tuple(found)

@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from big2.board import N_SEATS
 from big2.game import Game, View
 from big2.hand_ranking import HandRanking
 
@@ -53,7 +52,7 @@ def play(
     >>> len(game.log.moves), game.is_over
     (3, False)
     """
-    by_seat = _by_seat(agents)
+    by_seat = _by_seat(agents, game.rules.players)
     while game.winner is None and not (until is not None and until(game)):
         seat = game.turn
         agent = by_seat[seat]
@@ -78,12 +77,12 @@ def agent_name(agent: object) -> str:
     return str(getattr(agent, "name", type(agent).__name__))
 
 
-def _by_seat(agents: Agent | Sequence[Agent]) -> Sequence[Agent]:
+def _by_seat(agents: Agent | Sequence[Agent], seats: int) -> Sequence[Agent]:
     if isinstance(agents, Agent):
-        return [agents] * N_SEATS
-    if len(agents) != N_SEATS or not all(isinstance(a, Agent) for a in agents):
+        return [agents] * seats
+    if len(agents) != seats or not all(isinstance(a, Agent) for a in agents):
         raise ValueError(
-            f"play needs one agent or {N_SEATS} agents (one per seat), each with act(view, "
+            f"play needs one agent or {seats} agents (one per seat), each with act(view, "
             f"legal_moves); got {agents!r}"
         )
     return agents

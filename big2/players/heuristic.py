@@ -183,9 +183,9 @@ def _stronger_category(cards: int, combo: HandRanking, rules: Rules) -> bool:
     first = cat.beaten_from(combo)
     counts = C.rank_counts(cards)
     if weakest.get(Ranking.STRAIGHT_FLUSH, -1) >= first:
-        for start in cat.starts:
+        for ranks in cat.straights:
             run = 15  # the suits held at every rank of the straight
-            for rank in range(start, start + 5):
+            for rank in ranks:
                 run &= cards >> (4 * rank)
             if run:
                 return True
@@ -252,4 +252,4 @@ def _follow(
 
 
 def _fewest_opponent_cards(view: View) -> int:
-    return min(view.cards_left[s] for s in seats_from(view.seat)[1:])
+    return min(view.cards_left[s] for s in seats_from(view.seat, view.rules.players)[1:])

@@ -35,8 +35,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from big2.board import N_SEATS, Board, Seed, make_rng
-from big2.cards import N_CARDS, THREE_OF_DIAMONDS
+from big2.board import Board, Seed, make_rng
+from big2.cards import N_CARDS
 from big2.game import Game, View
 from big2.hand_ranking import HandRanking
 from big2.log import Candidate, Thought
@@ -59,7 +59,7 @@ def sample_deal(view: View, rng: random.Random) -> tuple[int, ...]:
 
     Each other seat gets ``view.cards_left[seat]`` unseen cards on top of the cards it
     has played; the seat itself holds its hand and what it has played. The seat that
-    opened held the 3♦ (under a ``free`` opening it need not have played it).
+    opened held the opening card (under a ``free`` opening it need not have played it).
 
     >>> game = Game(seed=1)
     >>> view = game.view(0)
@@ -72,10 +72,11 @@ def sample_deal(view: View, rng: random.Random) -> tuple[int, ...]:
             f"inconsistent view: seat {view.seat} holds {view.hand.bit_count()} cards and "
             f"has not seen {view.unseen.bit_count()}, but cards_left is {view.cards_left}"
         )
-    fixed = {seat: view.played[seat] for seat in range(N_SEATS)}
+    fixed = {seat: view.played[seat] for seat in range(view.rules.players)}
     fixed[view.seat] |= view.hand
-    if view.unseen & THREE_OF_DIAMONDS:
-        fixed[view.history[0].seat if view.history else view.turn] |= THREE_OF_DIAMONDS
+    opening = 1 << view.rules.opening_index
+    if view.unseen & opening:
+        fixed[view.history[0].seat if view.history else view.turn] |= opening
     return Board(view.rules, rng, fixed).hands
 
 
@@ -135,7 +136,7 @@ class AgentRollouts:
         self, view: View, deals: Sequence[tuple[int, ...]], moves: Sequence[HandRanking]
     ) -> list[int]:
         out = [0] * len(moves)
-        seats = [self.agent] * N_SEATS
+        seats = [self.agent] * view.rules.players
         if self.own is not None:
             seats[view.seat] = self.own
         for deal in deals:

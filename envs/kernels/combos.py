@@ -46,8 +46,10 @@ def enumerate_combos(hand, cat, out):
     if cat.four_card_plays:
         n = _fours(masks, cat, out, n)
     n = _straights(masks, cat, out, n)
-    n = _flushes(hand, cat, out, n)
-    n = _full_houses(masks, cat, out, n)
+    if cat.flushes:
+        n = _flushes(hand, cat, out, n)
+    if cat.full_houses:
+        n = _full_houses(masks, cat, out, n)
     if cat.five_card_quads:
         for r in range(13):
             if masks[r] == 15:
@@ -80,30 +82,38 @@ def _fours(masks, cat, out, n):
 
 @numba.njit(cache=True)
 def _straights(masks, cat, out, n):
-    for s in cat.starts:
-        if masks[s] and masks[s + 1] and masks[s + 2] and masks[s + 3] and masks[s + 4]:
-            for s0 in range(4):
-                if not masks[s] >> s0 & 1:
+    """Straights and straight flushes: every run of ``cat.straights`` (its five ranks,
+    a row) held; a suited run that is a flush is left to :func:`_flushes`, and one that
+    is no play (no straights, no flushes) is skipped."""
+    for row in range(cat.straights.shape[0]):
+        r0, r1, r2 = cat.straights[row, 0], cat.straights[row, 1], cat.straights[row, 2]
+        r3, r4 = cat.straights[row, 3], cat.straights[row, 4]
+        if not (masks[r0] and masks[r1] and masks[r2] and masks[r3] and masks[r4]):
+            continue
+        for s0 in range(4):
+            if not masks[r0] >> s0 & 1:
+                continue
+            for s1 in range(4):
+                if not masks[r1] >> s1 & 1:
                     continue
-                for s1 in range(4):
-                    if not masks[s + 1] >> s1 & 1:
+                for s2 in range(4):
+                    if not masks[r2] >> s2 & 1:
                         continue
-                    for s2 in range(4):
-                        if not masks[s + 2] >> s2 & 1:
+                    for s3 in range(4):
+                        if not masks[r3] >> s3 & 1:
                             continue
-                        for s3 in range(4):
-                            if not masks[s + 3] >> s3 & 1:
-                                continue
-                            for s4 in range(4):
-                                if masks[s + 4] >> s4 & 1:
-                                    m = (
-                                        bit(4 * s + s0)
-                                        | bit(4 * s + 4 + s1)
-                                        | bit(4 * s + 8 + s2)
-                                        | bit(4 * s + 12 + s3)
-                                        | bit(4 * s + 16 + s4)
-                                    )
-                                    out[n] = lookup(m, cat.sorted_cards, cat.sorted_index)
+                        for s4 in range(4):
+                            if masks[r4] >> s4 & 1:
+                                m = (
+                                    bit(4 * r0 + s0)
+                                    | bit(4 * r1 + s1)
+                                    | bit(4 * r2 + s2)
+                                    | bit(4 * r3 + s3)
+                                    | bit(4 * r4 + s4)
+                                )
+                                i = lookup(m, cat.sorted_cards, cat.sorted_index)
+                                if i >= 0 and cat.ranking[i] != _FLUSH:
+                                    out[n] = i
                                     n += 1
     return n
 
@@ -130,7 +140,7 @@ def _flushes(hand, cat, out, n):
                                 | bit(held[i4])
                             )
                             i = lookup(m, cat.sorted_cards, cat.sorted_index)
-                            if cat.ranking[i] == _FLUSH:  # straight flushes came with straights
+                            if i >= 0 and cat.ranking[i] == _FLUSH:  # runs came with straights
                                 out[n] = i
                                 n += 1
     return n

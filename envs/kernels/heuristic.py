@@ -37,7 +37,7 @@ from big2.cards import DECK, N_RANKS
 from big2.hand_ranking import Ranking
 from big2.players.heuristic import DANGER, KEEP_CONTROL_PLAN, LOW_RANK, MAX_FIVES, SPLIT_TOLERANCE
 from envs.kernels.bits import lookup, popcount
-from envs.kernels.turns import MUST_HOLD_3D, NO_TABLE, PASS, legal_ranges
+from envs.kernels.turns import MUST_HOLD_3D, NO_TABLE, PASS, legal_ranges, opening_bit
 
 TWO_RANK = N_RANKS - 1  # a combination holding a 2 is a control one
 PLAN_CAPACITY = 13  # a plan holds at most one combination per card
@@ -82,7 +82,7 @@ def _legal_plays(game, lo, hi, state, cat, plays):
     k = 0
     for j in range(max(lo, 0), hi):
         combo = state.combos[game, seat, j]
-        if lo != MUST_HOLD_3D or cat.cards[combo] & np.uint64(1):
+        if lo != MUST_HOLD_3D or cat.cards[combo] & opening_bit(cat.opening_card):
             plays[k] = combo
             k += 1
     return k
@@ -101,7 +101,7 @@ def act(game, plays, may_pass, state, cat, heur):
     fives = _fives_in_hand(game, seat, state, cat)
     parts = np.empty(PLAN_CAPACITY, np.int64)
     parts = parts[: plan(hand, fives, cat, heur, parts)]
-    if state.n_moves[game] == 0:  # the first play of the game (it must hold 3D)
+    if state.n_moves[game] == 0:  # the first play (it holds the opening card)
         return opening(parts, plays, cat)
     if state.table[game] == NO_TABLE:
         return lead(parts, plays, game, seat, state, cat, heur)
@@ -264,9 +264,9 @@ def stronger_category(cards, combo, cat, heur):
     straight flush of a category whose every hand beats the five-card ``combo``."""
     first = cat.beaten_from[combo]
     if heur.weakest[_STRAIGHT_FLUSH] >= first:
-        for start in cat.starts:
+        for row in range(cat.straights.shape[0]):
             run = NIBBLE  # the suits held at every rank of the straight
-            for rank in range(start, start + 5):
+            for rank in cat.straights[row]:
                 run &= _suits(cards, rank)
             if run:
                 return True

@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from envs.kernels.heuristic import choose as heuristic_choose
-from envs.kernels.turns import MUST_HOLD_3D, PASS, apply, legal_ranges
+from envs.kernels.turns import MUST_HOLD_3D, PASS, apply, legal_ranges, opening_bit
 
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2  # the compiled kinds, as :func:`advance` takes them
 CODES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
@@ -33,6 +33,7 @@ def advance(kind, codes, rng, state, cat, heur):
     lo, hi = np.empty(n, np.int64), np.empty(n, np.int64)
     may_pass, count = np.empty(n, np.bool_), np.empty(n, np.int64)
     asked, answers = np.empty(n, np.int64), np.empty(n, np.int64)
+    first = opening_bit(cat.opening_card)
     while True:
         m = 0
         for game in range(n):
@@ -52,10 +53,10 @@ def advance(kind, codes, rng, state, cat, heur):
                 combos, low = state.combos[game, seat], lo[i]
                 if codes[k] == RANDOM:
                     position = rng.integers(0, count[i])
-                    chosen[i] = _nth(combos, low, hi[i], position, cat.cards)
+                    chosen[i] = _nth(combos, low, hi[i], position, cat.cards, first)
                 elif codes[k] == GREEDY:
                     leading = state.table[game] < 0
-                    chosen[i] = _greedy(combos, low, hi[i], leading, cat.cards, cat.size)
+                    chosen[i] = _greedy(combos, low, hi[i], leading, cat.cards, cat.size, first)
                 else:
                     asked[asking] = i
                     asking += 1
@@ -78,22 +79,23 @@ def greedy_choose(slots, state, cat, out):
     for i in range(n):
         game = slots[i]
         combos, leading = state.combos[game, state.turn[game]], state.table[game] < 0
-        out[i] = _greedy(combos, lo[i], hi[i], leading, cat.cards, cat.size)
+        first = opening_bit(cat.opening_card)
+        out[i] = _greedy(combos, lo[i], hi[i], leading, cat.cards, cat.size, first)
 
 
 @numba.njit(cache=True)
-def _holds(low, combo, cards):
+def _holds(low, combo, cards, first):
     """Whether ``combo`` may be played in a range starting at ``low``: the opening's range
-    (MUST_HOLD_3D) lists only the combinations holding 3D."""
-    return low != MUST_HOLD_3D or cards[combo] & np.uint64(1) != 0
+    (MUST_HOLD_3D) lists only the combinations holding the opening card (mask ``first``)."""
+    return low != MUST_HOLD_3D or cards[combo] & first != 0
 
 
 @numba.njit(cache=True)
-def _nth(combos, low, high, position, cards):
+def _nth(combos, low, high, position, cards, first):
     """The legal move at ``position`` of a seat's list (its plays in ``[low, high)`` of
     ``combos``, in order, then the pass)."""
     for j in range(max(low, 0), high):
-        if _holds(low, combos[j], cards):
+        if _holds(low, combos[j], cards, first):
             if position == 0:
                 return combos[j]
             position -= 1
@@ -101,13 +103,13 @@ def _nth(combos, low, high, position, cards):
 
 
 @numba.njit(cache=True)
-def _greedy(combos, low, high, leading, cards, sizes):
+def _greedy(combos, low, high, leading, cards, sizes, first):
     """:class:`big2.players.GreedyAgent`'s move from a seat's list: the first play, or the
     first of the longest when leading; the pass when there is no play."""
     chosen, longest = PASS, 0
     for j in range(max(low, 0), high):
         combo = combos[j]
-        if not _holds(low, combo, cards):
+        if not _holds(low, combo, cards, first):
             continue
         if not leading:
             return combo

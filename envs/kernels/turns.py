@@ -18,7 +18,7 @@ from envs.kernels.combos import enumerate_combos
 PASS = -1  # the move that passes (any other move is a catalog index)
 NO_MOVE = -2  # a row of legal moves past its count
 PAD = -1  # a row of legal actions past its count
-MUST_HOLD_3D = -1  # legal_ranges' low end on a contains_3d opening: only combos with 3D
+MUST_HOLD_3D = -1  # legal_ranges' low end on a "contains" opening: the opening card's combos
 NO_TABLE = -1  # the table of a game whose table is empty
 
 
@@ -55,11 +55,21 @@ class CatalogArrays(NamedTuple):
     sorted_index: np.ndarray
     low_start: np.ndarray
     low_items: np.ndarray
-    starts: np.ndarray
+    straights: np.ndarray
     four_card_plays: bool
     five_card_quads: bool
+    flushes: bool
+    full_houses: bool
     pass_locks_out: bool
     opening: int
+    opening_card: int
+
+
+@numba.njit(cache=True)
+def opening_bit(card):
+    """The mask of opening card ``card`` (``CatalogArrays.opening_card``; the 3D, 0,
+    under the standard rules)."""
+    return np.uint64(1) << np.uint64(card)
 
 
 @numba.njit(cache=True)
@@ -72,11 +82,11 @@ def deal(game, state, cat):
     for seat in range(4):
         hand, combos = state.hands[game, seat], state.combos[game, seat]
         state.n_combos[game, seat] = enumerate_combos(hand, cat, combos)
-        if state.hands[game, seat] & np.uint64(1):
+        if state.hands[game, seat] & opening_bit(cat.opening_card):
             state.turn[game] = seat
     state.opening[game] = cat.opening == 0
-    if cat.opening == 1:  # auto_3d: the rules play the 3D (catalog index 0) for its holder
-        play(game, 0, state, cat)
+    if cat.opening == 1:  # "auto": the rules play the opening card (a single: catalog
+        play(game, cat.opening_card, state, cat)  # index = card index) for its holder
 
 
 @numba.njit(cache=True)
@@ -144,8 +154,8 @@ def legal_ranges(slots, state, cat, lo, hi, may_pass, count):
     """For game ``slots[i]``: the range of the acting seat's combos that may be played,
     whether it may pass, and the count, in row ``i`` of ``lo``, ``hi``, ``may_pass``, ``count``.
 
-    ``lo = MUST_HOLD_3D`` marks the first play of a ``contains_3d`` game: the combos in ``[0, hi)``
-    that hold 3D. Game over: no moves.
+    ``lo = MUST_HOLD_3D`` marks the first play of a ``"contains"`` game: the combos in
+    ``[0, hi)`` that hold the opening card. Game over: no moves.
     """
     for i in range(slots.shape[0]):
         game = slots[i]
@@ -158,9 +168,9 @@ def legal_ranges(slots, state, cat, lo, hi, may_pass, count):
             hi[i] = n
             if state.opening[game]:
                 lo[i] = MUST_HOLD_3D
-                k = 0
+                k, first = 0, opening_bit(cat.opening_card)
                 for j in range(n):
-                    k += cat.cards[state.combos[game, seat, j]] & np.uint64(1) != 0
+                    k += cat.cards[state.combos[game, seat, j]] & first != 0
                 count[i] = k
             else:
                 count[i] = n
@@ -191,10 +201,10 @@ def fill_legal(
         game = slots[i]
         seat = state.turn[game]
         hand = state.hands[game, seat]
-        k = 0
+        k, first = 0, opening_bit(cat.opening_card)
         for j in range(max(lo[i], 0), hi[i]):
             combo = state.combos[game, seat, j]
-            if lo[i] == MUST_HOLD_3D and not cat.cards[combo] & np.uint64(1):
+            if lo[i] == MUST_HOLD_3D and not cat.cards[combo] & first:
                 continue
             out_moves[i, k] = combo
             if hand_actions.shape[0] == 0:
