@@ -113,7 +113,7 @@ class Board:
                 hands[seat] |= 1 << i
             start += need
         for i in rest[start:]:  # the leftover
-            hands[_leftover_seat(hands, rules, 1 << i)] |= 1 << i
+            hands[leftover_seat(hands, rules, 1 << i)] |= 1 << i
         _check_sizes(hands, rules)
         self.rules = rules
         self.hands: tuple[int, ...] = tuple(hands)
@@ -174,9 +174,15 @@ def _dealt(rules: Rules) -> str:
     )
 
 
-def _leftover_seat(hands: list[int], rules: Rules, card: int) -> int:
-    """Who takes the leftover ``card``: the opening card's holder, or (the leftover being
-    the opening card) the holder of the lowest card dealt."""
+def leftover_seat(hands: list[int] | tuple[int, ...], rules: Rules, card: int) -> int:
+    """Who takes the leftover ``card`` (a mask) after ``hands`` are dealt: the opening
+    card's holder, or (the leftover being the opening card) the holder of the lowest card
+    dealt.
+
+    >>> from big2.rules import THREE_PLAYER
+    >>> leftover_seat([0b10, 0b1, 0b100], THREE_PLAYER, 1 << 51)  # seat 1 holds the 3D
+    1
+    """
     opening = 1 << rules.opening_index
     if card != opening:
         return next(s for s, h in enumerate(hands) if h & opening)
@@ -189,7 +195,7 @@ def _check_sizes(hands: list[int], rules: Rules) -> None:
     sizes = [h.bit_count() for h in hands]
     expected = [rules.hand_size] * rules.players
     if rules.leftover:
-        expected[_leftover_seat(hands, rules, 0)] += rules.leftover
+        expected[leftover_seat(hands, rules, 0)] += rules.leftover
     if sizes != expected:
         counts = ", ".join(f"seat {s} holds {n}" for s, n in enumerate(sizes))
         raise ValueError(f"the fixed cards cannot be dealt: the {rules.name} rules deal "

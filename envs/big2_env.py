@@ -4,13 +4,15 @@
 |---|---|
 | Import | `from envs.big2_env import env` or `pettingzoo.make("aec", "big2/BigTwo-v0")` after `import envs` |
 | Actions | Discrete: 17,859 (`catalog`, STANDARD), 21,076 (`catalog`, CHARLESWORTH), 1,695 (`hand`) |
-| Agents | `agents = ['player_0', 'player_1', 'player_2', 'player_3']` (player_i sits in seat i) |
+| Agents | `agents = ['player_0', 'player_1', 'player_2', 'player_3']` (player_i sits in seat i; `rules.players` agents) |
 | Action shape | (1,) |
 | Observation shape | `Dict(observation=Box(0, 1, (observer.size,), float32), action_mask=Box(0, 1, (n_actions,), int8))` |
 
-Big Two (Cho Dai Di) for four players: shed all your cards first by playing stronger
-combinations than the table. The rules are a `big2.rules.Rules` value (`"standard"` by
-default, or `"charlesworth"`, the rules of the 2018 Big Two PPO paper).
+Big Two (Cho Dai Di) for four players (or two or three): shed all your cards first by
+playing stronger combinations than the table. The rules are a `big2.rules.Rules` value
+(`"standard"` by default, `"charlesworth"`, the rules of the 2018 Big Two PPO paper, or
+any preset: docs/rules.md); the env has one agent per seat of the rules' `players`
+(`three-player`: `player_0` .. `player_2`).
 
 ## Arguments
 
@@ -19,18 +21,22 @@ default, or `"charlesworth"`, the rules of the 2018 Big Two PPO paper).
 - `rules`: a preset name or a `Rules` value.
 - `observer`: a registered observer name (`simple`, `card_counting`, `history`, `planes`,
   `charlesworth`, `oracle`) or an `observers.Observer` instance built for the same rules.
-- `actions`: `"catalog"` or `"hand"` (see Actions).
+  Their pieces size with the player count (docs/observers.md); `charlesworth` is the 2018
+  code's, for four players only.
+- `actions`: `"catalog"` or `"hand"` (see Actions; `hand` numbers a 13-card hand, so four
+  players only).
 - `reward`: `"score"` (the game's zero-sum score at the end), `"score_normalized"` (the
   score divided by the largest possible penalty, 39 under STANDARD, 13 under
-  CHARLESWORTH), `"win"` (+1 for going out first, -1/3 for each other seat: zero-sum, and
-  blind to how many cards the losers hold) or `"shaped"` (cards discarded / 5 on every play,
+  CHARLESWORTH), `"win"` (+1 for going out first, -1/3 for each other seat of four,
+  -1/2 of three, -1 of two: zero-sum, and blind to how many cards the losers hold) or `"shaped"` (cards discarded / 5 on every play,
   plus the score at the end; not zero-sum).
 - `render_mode`: `None`, `"ansi"` (render() returns the text) or `"human"` (prints it).
 
 ## Observation
 
 A dict: `observation` is the observer's float32 vector of the acting agent's view
-(seat-relative: me, next, across, previous), `action_mask` marks legal actions (all zeros
+(seat-relative: me, next, across, previous; of three players me, next, previous),
+`action_mask` marks legal actions (all zeros
 for agents that are not to act and after the game ends). The default observer, `simple`:
 
 SIMPLE_LAYOUT
@@ -60,15 +66,16 @@ the rules' multiplier, the winner receives the sum (see `reward` above for the v
 ## State
 
 `state()` is a perfect-information vector (every hand) for centralised critics; it
-cheats by design. Its rows are absolute seats (0..3), and its layout is that of
-`observers.FullStateObserver`:
+cheats by design. Its rows are absolute seats (0..3; a row per seat of `rules.players`),
+and its layout is that of `observers.FullStateObserver` (here of four players):
 
 STATE_LAYOUT
 
 ## Parallel API
 
 PettingZoo's `turn_based_aec_to_parallel` makes a parallel env of it (it passes
-`pettingzoo.test.parallel_api_test`, which the tests run under both rule sets). Each
+`pettingzoo.test.parallel_api_test`, which the tests run under `standard`, `charlesworth`,
+`three-player` and `two-player`). Each
 `step(actions)` plays the action of the seat to act, the one agent whose `action_mask`
 marks legal actions, and ignores the others' (the dict needs the acting agent's key, the
 others may be left out); every agent's observation, reward and termination come back at
@@ -118,7 +125,7 @@ from envs.rewards import REWARDS, final_rewards, move_reward
 from observers.base import Observer
 from observers.state import FullStateObserver
 
-STATE_SIZE = FullStateObserver().size
+STATE_SIZE = FullStateObserver().size  # of four players; an env's state_space is its rules'
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -155,7 +162,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"unknown render_mode {render_mode!r}; expected None, 'ansi', 'human'")
         self.reward_mode, self.render_mode = reward, render_mode
-        self.possible_agents = [f"player_{i}" for i in range(4)]
+        self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
         self.agents = list(self.possible_agents)
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(

@@ -5,21 +5,25 @@ Needs the ``openspiel`` extra (``pip install 'big2[openspiel]'``). The game is b
 tests run on the same rules as everything else here.
 
 - **Type**: sequential, imperfect information, explicit chance (the deal), terminal
-  rewards, four players, zero-sum: every reward below sums to zero over the seats
+  rewards, two to four players (the game type's range; a game's ``num_players()`` is its
+  rules' ``players``), zero-sum: every reward below sums to zero over the seats
   (``Game.scores()``: the losers pay their penalties to the winner).
-- **Parameters**: ``rules`` (a four-player preset: ``"standard"``, ``"charlesworth"``,
-  ...), ``observer`` (the observation tensor's observer, a registered name: ``"simple"``
-  by default) and ``reward`` (``"score"``, the game's score, by default; ``"score_normalized"`` or
-  ``"win"``, as in the PettingZoo env; ``"shaped"`` is not terminal and is refused).
+- **Parameters**: ``rules`` (a preset: ``"standard"``, ``"charlesworth"``,
+  ``"three-player"``, ...), ``observer`` (the observation tensor's observer, a registered
+  name: ``"simple"`` by default; ``charlesworth`` is for four players only) and ``reward``
+  (``"score"``, the game's score, by default; ``"score_normalized"`` or ``"win"``, as in
+  the PettingZoo env; ``"shaped"`` is not terminal and is refused).
 - **Chance**: the first 52 nodes deal the deck, one card each (the first 13 to seat 0,
-  the next 13 to seat 1, ...); action ``c`` deals card index ``c`` (3♦ is 0).
+  the next 13 to seat 1, ...: ``52 // players`` each; of three players the 52nd card, the
+  leftover, goes where the rules send it, to the opening card's holder); action ``c``
+  deals card index ``c`` (3♦ is 0).
 - **Actions**: the PettingZoo env's ``catalog`` actions: action ``i`` plays
   ``catalog(rules)[i]`` and the last one passes (17,859 under STANDARD, 21,076 under
   CHARLESWORTH); legal actions come in that order. CHARLESWORTH's automatic opening 3♦
   is made by the rules at the end of the deal, not by a player.
 - **Tensors**: the observation tensor is the ``observer``'s vector of the seat's view;
   the information-state tensor is ``history``'s with room for every move of a game
-  (``k = MAX_HISTORY``), so it recalls the whole game. Their ``dict`` views are the
+  (``k = max_history(players)``), so it recalls the whole game. Their ``dict`` views are the
   observers' named pieces. During the deal both are zeros (nobody acts then).
 - **Strings**: the information state is the seat's dealt hand and every public move;
   the observation is :func:`big2.render.render_text` with only the seat's own hand.
@@ -49,7 +53,7 @@ from typing import Any
 import numpy as np
 
 from big2 import rules as R
-from big2.board import HAND_SIZE, N_SEATS, Board
+from big2.board import N_SEATS, Board, leftover_seat
 from big2.cards import N_CARDS, format_cards
 from big2.game import Game, View
 from big2.log import GameLog
@@ -72,10 +76,26 @@ except ImportError as e:  # the optional extra
 NAME = "python_big2"
 PARAMETERS = {"rules": "standard", "observer": "simple", "reward": "score"}
 REWARDS = ("score", "score_normalized", "win")  # the env's terminal, zero-sum rewards
-# at most 13 + 3 x 12 plays (the losers keep a card each), each but the last followed
-# by at most three passes; one more history entry for CHARLESWORTH's automatic 3D
-MAX_DECISIONS = 49 + 3 * 48
-MAX_HISTORY = MAX_DECISIONS + 1
+
+
+def max_decisions(players: int) -> int:
+    """The most decisions of a game: at most ``52 - (players - 1)`` plays (the losers keep
+    a card each), each but the last followed by at most ``players - 1`` passes.
+
+    >>> max_decisions(4) == 49 + 3 * 48, max_decisions(2)
+    (True, 101)
+    """
+    plays = N_CARDS - (players - 1)
+    return plays + (players - 1) * (plays - 1)
+
+
+def max_history(players: int) -> int:
+    """The most history entries: the decisions and CHARLESWORTH's automatic 3D."""
+    return max_decisions(players) + 1
+
+
+MAX_DECISIONS = max_decisions(N_SEATS)  # of four players
+MAX_HISTORY = max_history(N_SEATS)
 
 GAME_TYPE = pyspiel.GameType(
     short_name=NAME,
@@ -86,7 +106,7 @@ GAME_TYPE = pyspiel.GameType(
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=N_SEATS,
-    min_num_players=N_SEATS,
+    min_num_players=2,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
     provides_observation_string=True,
@@ -103,11 +123,6 @@ class BigTwoGame(pyspiel.Game):
         if unknown := sorted(set(given) - set(PARAMETERS)):
             raise ValueError(f"unknown parameters {unknown}; expected some of {list(PARAMETERS)}")
         rules = R.get(given["rules"])
-        if rules.players != N_SEATS:
-            raise ValueError(
-                f"python_big2 seats four players; the {rules.name} rules seat {rules.players} "
-                f"(play them with big2.game.Game)"
-            )
         if given["reward"] not in REWARDS:
             raise ValueError(f"unknown reward {given['reward']!r}; expected one of {REWARDS}")
         seat_observer(given["observer"], rules)  # refused before anything is built
@@ -116,11 +131,11 @@ class BigTwoGame(pyspiel.Game):
         info = pyspiel.GameInfo(
             num_distinct_actions=codec.n,
             max_chance_outcomes=N_CARDS,
-            num_players=N_SEATS,
+            num_players=rules.players,
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=MAX_DECISIONS,
+            max_game_length=max_decisions(rules.players),
         )
         super().__init__(GAME_TYPE, info, given)
         self.rules, self.codec, self.reward = rules, codec, given["reward"]
@@ -149,7 +164,8 @@ class BigTwoGame(pyspiel.Game):
         if unknown := sorted(set(params or {}) - {"observer"}):
             raise ValueError(f"unknown observer parameters {unknown}; expected 'observer'")
         if kind.perfect_recall:
-            return BigTwoObserver(HistoryObserver(self.rules, k=MAX_HISTORY), recall=True)
+            recall = HistoryObserver(self.rules, k=max_history(self.rules.players))
+            return BigTwoObserver(recall, recall=True)
         name = (params or {}).get("observer", self.observer)
         return BigTwoObserver(seat_observer(name, self.rules), recall=False)
 
@@ -173,14 +189,16 @@ def seat_observer(name: str, rules: R.Rules) -> Observer:
 
 
 def utility_range(rules: R.Rules, reward: str) -> tuple[float, float]:
-    """The lowest and highest return: a seat that loses holding 13 cards, a winner whose
-    three opponents do.
+    """The lowest and highest return: a seat that loses holding its whole hand (13 cards
+    of four players), a winner whose opponents all do.
 
     >>> utility_range(R.STANDARD, "score"), utility_range(R.STANDARD, "win")
     ((-39.0, 117.0), (-0.3333333333333333, 1.0))
+    >>> utility_range(R.THREE_PLAYER, "score")
+    (-54.0, 108.0)
     """
-    most = rules.max_penalty
-    extremes = final_rewards((3 * most, -most, -most, -most), 0, rules, reward)
+    most, opponents = rules.max_penalty, rules.players - 1
+    extremes = final_rewards((opponents * most, *[-most] * opponents), 0, rules, reward)
     return min(extremes), max(extremes)
 
 
@@ -245,10 +263,14 @@ class BigTwoState(pyspiel.State):
             self.engine.game.play(self.get_game().codec.decode(action))
 
     def hands_dealt(self) -> tuple[int, ...]:
-        """The cards dealt so far to each seat, as masks."""
-        hands = [0] * N_SEATS
+        """The cards dealt so far to each seat, as masks (see the module's Chance)."""
+        rules = self.get_game().rules
+        hands = [0] * rules.players
         for i, card in enumerate(self.dealt):
-            hands[i // HAND_SIZE] |= 1 << card
+            seat = i // rules.hand_size
+            if seat >= rules.players:  # the leftover
+                seat = leftover_seat(hands, rules, 1 << card)
+            hands[seat] |= 1 << card
         return tuple(hands)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -261,7 +283,7 @@ class BigTwoState(pyspiel.State):
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
-            return [0.0] * N_SEATS
+            return [0.0] * self.get_game().rules.players
         game = self.game
         return list(final_rewards(game.scores(), game.winner, game.rules, self.get_game().reward))
 
@@ -304,16 +326,33 @@ def state_from_view(game: BigTwoGame, view: View, rng: random.Random) -> BigTwoS
     """
     if view.rules != game.rules:
         raise ValueError(f"the view is of the {view.rules.name} rules, the game {game.rules.name}")
-    deal = sample_deal(view, rng)
     state = game.new_initial_state()
-    for hand in deal:
-        for card in range(N_CARDS):
-            if hand >> card & 1:
-                state.apply_action(card)
+    for card in deal_order(sample_deal(view, rng), game.rules):
+        state.apply_action(card)
     automatic = len(state.game.log.moves)
     for entry in view.history[automatic:]:
         state.apply_action(game.codec.encode(entry.move))
     return state
+
+
+def deal_order(hands: tuple[int, ...], rules: R.Rules) -> list[int]:
+    """The chance actions that deal ``hands``: each seat's cards in turn, a leftover last.
+
+    A seat holding more than ``52 // players`` cards (of three players, the opening
+    card's holder) keeps its highest card back as the leftover, which the deal then sends
+    back to it.
+
+    >>> hands = Board(R.THREE_PLAYER, seed=1).hands
+    >>> order = deal_order(hands, R.THREE_PLAYER)
+    >>> len(order), sorted(order) == list(range(N_CARDS))
+    (52, True)
+    """
+    order, leftover = [], []
+    for hand in hands:
+        cards = [c for c in range(N_CARDS) if hand >> c & 1]
+        leftover += cards[rules.hand_size :]
+        order += cards[: rules.hand_size]
+    return order + leftover
 
 
 class BigTwoObserver:

@@ -8,9 +8,10 @@
 | Observation | the observer's `Box(0, 1, (observer.size,), float32)` |
 | Legal actions | `action_masks()` (int8, for SB3's `MaskablePPO`), or `info["action_mask"]` |
 
-One learner against three opponents that move inside `step`: what SB3 and most
-single-agent code take. Each game draws the learner's seat (0..3) and an opponent for
-each of the other three seats from `opponents`, every entry alike, from the env's
+One learner against three opponents that move inside `step` (one or two under the
+`two-player` and `three-player` rules): what SB3 and most single-agent code take. Each
+game draws the learner's seat (0..3, or below the rules' `players`) and an opponent for
+each of the other seats from `opponents`, every entry alike, from the env's
 generator; the opponents then move until it is the learner's turn or the game is over.
 The game is the PettingZoo env's (`envs.big2_env.raw_env`, docs/env.md): its
 observers, action codecs, rewards and rules, all from the learner's seat.
@@ -30,10 +31,10 @@ actions="catalog", reward="score", illegal="raise", render_mode=None)`
   the learner forfeits, as PettingZoo's `TerminateIllegalWrapper` makes it: the game
   ends unchanged (`terminated`), the learner's reward is the worst its `reward` gives
   (losing with all 13 cards: -39 under `score` and STANDARD, -1 under
-  `score_normalized`, -1/3 under `win`) and `info["illegal"]` says what was wrong. It is
-  for code that steps unmasked actions, such as gymnasium's `check_env` (which samples
-  `action_space.sample()`) or an algorithm without masks. An action outside the action
-  space raises `ValueError` either way.
+  `score_normalized`, -1/3 under `win`, -1/2 of three players) and `info["illegal"]`
+  says what was wrong. It is for code that steps unmasked actions, such as gymnasium's
+  `check_env` (which samples `action_space.sample()`) or an algorithm without masks. An
+  action outside the action space raises `ValueError` either way.
 
 ## Steps
 
@@ -93,7 +94,7 @@ ILLEGAL = ("raise", "lose")  # what a masked action does (see the module docstri
 
 
 class Big2SingleEnv(gymnasium.Env[np.ndarray, np.int64]):
-    """One learner seat against three opponents moving inside ``step`` (see the module)."""
+    """One learner seat against opponents moving inside ``step`` (see the module)."""
 
     # gymnasium.Env declares it an instance variable, and make() reads it on the class
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012
@@ -116,7 +117,7 @@ class Big2SingleEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.observation_space = self.aec.observer.space
         self.action_space = spaces.Discrete(self.aec.codec.n)
         self.seat = 0  # the learner's seat in this game
-        self.seated: list[Agent | None] = [None] * 4  # the opponent at each seat
+        self.seated: list[Agent | None] = [None] * self.aec.rules.players  # each seat's opponent
         self._mask: np.ndarray | None = None  # the learner's legal actions; None: no game
         self._over = True  # the game is over (or forfeited), or there is none yet
 
@@ -131,9 +132,9 @@ class Big2SingleEnv(gymnasium.Env[np.ndarray, np.int64]):
         """Draw the learner's seat, the opponents and the deal of a new game (see module)."""
         previous = copy.deepcopy(self._np_random), self._np_random_seed
         super().reset(seed=seed)
-        rng = self.np_random
-        seat, kinds = int(rng.integers(4)), rng.integers(len(self.opponents), size=4)
-        reseeds, deal = rng.integers(2**63, size=4), int(rng.integers(2**63))
+        rng, players = self.np_random, self.aec.rules.players
+        seat, kinds = int(rng.integers(players)), rng.integers(len(self.opponents), size=players)
+        reseeds, deal = rng.integers(2**63, size=players), int(rng.integers(2**63))
         try:
             self.aec.reset(seed=deal, options=options)
         except ValueError:  # a bad fixed deal: the generator as it was
@@ -201,8 +202,9 @@ class Big2SingleEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _forfeit(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """``illegal="lose"``: the game ends as it is, the learner's reward the worst."""
-        worst = tuple(-self.aec.rules.max_penalty if s == self.seat else 0 for s in range(4))
-        reward = final_rewards(worst, None, self.aec.rules, self.aec.reward_mode)[self.seat]
+        rules = self.aec.rules
+        worst = tuple(-rules.max_penalty if s == self.seat else 0 for s in range(rules.players))
+        reward = final_rewards(worst, None, rules, self.aec.reward_mode)[self.seat]
         obs, info = self._observe()
         meaning = self.aec.codec.decode(action, self.game.hand(self.seat))
         info["illegal"] = f"action {action} ({meaning}) is not legal: the learner forfeits"

@@ -91,6 +91,23 @@ class Piece:
         return out
 
 
+SEAT_NAMES = {
+    2: ("me", "next"),
+    3: ("me", "next", "previous"),
+    4: ("me", "next", "across", "previous"),
+}
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    """The names of ``players`` seats seen from one of them, in
+    :func:`big2.board.seats_from` order (of two players, "next" is also the previous).
+
+    >>> seat_names(4), seat_names(3), seat_names(2)[1:]
+    (('me', 'next', 'across', 'previous'), ('me', 'next', 'previous'), ('next',))
+    """
+    return SEAT_NAMES[players]
+
+
 class Observer(ABC):
     """Turns what one seat may see into a float32 vector with values in [0, 1]."""
 

@@ -132,6 +132,10 @@ class CharlesworthObserver(Observer):
     >>> import observers
     >>> observers.make("charlesworth", "charlesworth", faithful=True)
     CharlesworthObserver(rules='charlesworth', faithful=True)
+    >>> observers.make("charlesworth", "three-player")
+    Traceback (most recent call last):
+    ...
+    ValueError: the charlesworth observer (the 2018 code's) is defined for four players of ...
     """
 
     name: ClassVar[str] = "charlesworth"
@@ -139,6 +143,13 @@ class CharlesworthObserver(Observer):
     def __init__(self, rules: Rules = STANDARD, faithful: bool = False) -> None:
         if not isinstance(faithful, bool):
             raise ValueError(f"faithful must be True or False, got {faithful!r}")
+        if rules.players != 4:  # four players are the only ones dealt 13 cards each
+            raise ValueError(
+                f"the charlesworth observer (the 2018 code's) is defined for four players of "
+                f"13 cards (13 hand slots, three opponents); the {rules.name} rules seat "
+                f"{rules.players} with up to {rules.largest_hand} cards: use observer='simple' "
+                f"(or 'card_counting', 'history', 'planes'), which follow the player count"
+            )
         self.faithful = faithful
         super().__init__(rules)
 

@@ -1,14 +1,20 @@
 """The built-in observers, each a layout of named pieces (seat-relative throughout).
 
-Seat-relative order is: me, next (acts after me), across, previous. Cards are
-52-long rows in card-index order (3♦ first, 2♠ last). All values are 0 or 1 unless a
-piece says otherwise.
+Seat-relative order is: me, next (acts after me), across, previous; of three players
+me, next, previous; of two me, next (:func:`observers.base.seat_names`). Pieces sized by
+seats follow the rules' ``players``: a row (or column) per seat, or per opponent
+(``players - 1``), and cards-left one-hots as long as the largest hand
+(``rules.largest_hand``: 13, 18 or 26). Cards are 52-long rows in card-index order (3♦
+first, 2♠ last). All values are 0 or 1 unless a piece says otherwise.
 
 >>> from big2.game import Game
 >>> view = Game(seed=0).view(0)
 >>> obs = SimpleObserver().observe(view)
 >>> obs.shape, obs.dtype, int(obs[:52].sum())
 ((161,), dtype('float32'), 13)
+>>> from big2.rules import THREE_PLAYER
+>>> SimpleObserver(THREE_PLAYER).shapes["cards_left"]  # per opponent, up to 18 cards
+(2, 18)
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from big2.board import seats_from
 from big2.cards import N_CARDS, N_RANKS, N_SUITS, card_indices, rank_of, suit_of
 from big2.hand_ranking import Ranking
 from big2.rules import STANDARD, Rules
-from observers.base import Field, Observer, Piece, Pieces
+from observers.base import Field, Observer, Piece, Pieces, seat_names
 
 if TYPE_CHECKING:
     from big2.game import Game, View
@@ -27,23 +33,35 @@ if TYPE_CHECKING:
 _RANKINGS = len(Ranking) - 1  # every category but PASS
 
 
-# the table's context, shared by the observers that have it
-_CONTEXT = [
-    Piece("table_ranking", (_RANKINGS,), "one-hot Ranking of the table (SINGLE..)"),
-    Piece("table_owner", (4,), "who played the table: me, next, across, previous"),
-    Piece("leading", (1,), "1 when I am to act on an empty table"),
-    Piece("passes", (3,), "one-hot consecutive passes since the table's play (0, 1, 2)"),
-]
+def _seats(rules: Rules, first: int = 0) -> str:
+    """The seat-relative names from ``first`` on, as text: ``"next, across, previous"``."""
+    return ", ".join(seat_names(rules.players)[first:])
+
+
+def _context(rules: Rules) -> list[Piece]:
+    """The table's context, shared by the observers that have it: a table owner per seat,
+    and passes since the table's play from 0 to ``players - 2`` (one more clears it)."""
+    passes = ", ".join(str(n) for n in range(rules.players - 1))
+    return [
+        Piece("table_ranking", (_RANKINGS,), "one-hot Ranking of the table (SINGLE..)"),
+        Piece("table_owner", (rules.players,), f"who played the table: {_seats(rules)}"),
+        Piece("leading", (1,), "1 when I am to act on an empty table"),
+        Piece(
+            "passes",
+            (rules.players - 1,),
+            f"one-hot consecutive passes since the table's play ({passes})",
+        ),
+    ]
 
 
 def _write_context(view: View, pieces: Pieces) -> None:
-    """Fill the :data:`_CONTEXT` pieces."""
+    """Fill the :func:`_context` pieces."""
     table = view.table
     if table is not None:
         pieces.one_hot("table_ranking", table.ranking - 1)
         assert view.table_seat is not None
         pieces.one_hot("table_owner", view.relative(view.table_seat))
-        pieces.one_hot("passes", min(view.passes, 2))
+        pieces.one_hot("passes", min(view.passes, view.rules.players - 2))
     if view.leading:
         pieces.one_hot("leading", 0)
 
@@ -54,11 +72,16 @@ class SimpleObserver(Observer):
     name: ClassVar[str] = "simple"
 
     def declare(self) -> list[Piece]:
+        rules = self.rules
         return [
             Piece("hand", (52,), "cards in my hand"),
             Piece("table", (52,), "cards of the combination to beat (zeros when leading)"),
-            *_CONTEXT,
-            Piece("cards_left", (3, 13), "per opponent (next, across, previous): one-hot n-1"),
+            *_context(rules),
+            Piece(
+                "cards_left",
+                (rules.players - 1, rules.largest_hand),
+                f"per opponent ({_seats(rules, 1)}): one-hot n-1",
+            ),
         ]
 
     def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
@@ -67,7 +90,7 @@ class SimpleObserver(Observer):
             pieces.cards("table", view.table.cards)
         _write_context(view, pieces)
         left = view.cards_left
-        for row, seat in enumerate(seats_from(view.seat)[1:]):
+        for row, seat in enumerate(seats_from(view.seat, self.rules.players)[1:]):
             if n := left[seat]:
                 pieces.one_hot("cards_left", n - 1, row)
 
@@ -80,23 +103,28 @@ class CardCountingObserver(SimpleObserver):
     def declare(self) -> list[Piece]:
         return [
             *super().declare(),
-            Piece("played", (4, 52), "cards played so far by me, next, across, previous"),
+            Piece(
+                "played",
+                (self.rules.players, 52),
+                f"cards played so far by {_seats(self.rules)}",
+            ),
             Piece("unseen", (52,), "cards neither in my hand nor played (opponents hold them)"),
         ]
 
     def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
         super().write(view, pieces, game)
-        for row, seat in enumerate(seats_from(view.seat)):
+        for row, seat in enumerate(seats_from(view.seat, self.rules.players)):
             pieces.cards("played", view.played[seat], row)
         pieces.cards("unseen", view.unseen)
 
 
-_MOVE_FIELDS = (
-    Field("seat", 4, "who moved: me, next, across, previous"),
-    Field("pass", 1, "1 for a pass"),
-    Field("cards", 52, "the cards played"),
-)
-_MOVE_WIDTH = sum(f.width for f in _MOVE_FIELDS)  # 57
+def _move_fields(rules: Rules) -> tuple[Field, ...]:
+    """The fields of one move of ``history``: 57 columns of four players, 56 of three."""
+    return (
+        Field("seat", rules.players, f"who moved: {_seats(rules)}"),
+        Field("pass", 1, "1 for a pass"),
+        Field("cards", 52, "the cards played"),
+    )
 
 
 class HistoryObserver(SimpleObserver):
@@ -111,13 +139,14 @@ class HistoryObserver(SimpleObserver):
         super().__init__(rules)
 
     def declare(self) -> list[Piece]:
+        fields = _move_fields(self.rules)
         return [
             *super().declare(),
             Piece(
                 "history",
-                (self.k, _MOVE_WIDTH),
+                (self.k, sum(f.width for f in fields)),
                 "last k moves, oldest first; empty slots are zeros and come first",
-                _MOVE_FIELDS,
+                fields,
             ),
         ]
 
@@ -136,8 +165,9 @@ class HistoryObserver(SimpleObserver):
 class PlanesObserver(Observer):
     """Card planes shaped (channels, 4 suits, 13 ranks) for convolutional networks.
 
-    ``planes[c, suit, rank]`` is card ``4 * rank + suit`` of channel c. The non-card
-    facts of ``simple`` come in a separate ``context`` piece for the dense head.
+    ``planes[c, suit, rank]`` is card ``4 * rank + suit`` of channel c; ``channels``
+    names them (a ``played_`` channel per seat: :data:`CHANNELS` of four players). The
+    non-card facts of ``simple`` come in separate pieces for the dense head.
     """
 
     name: ClassVar[str] = "planes"
@@ -151,22 +181,34 @@ class PlanesObserver(Observer):
         "unseen",
     )
 
+    def __init__(self, rules: Rules = STANDARD) -> None:
+        played = tuple(f"played_{seat}" for seat in seat_names(rules.players))
+        self.channels = ("hand", "table", *played, "unseen")
+        super().__init__(rules)
+
     def declare(self) -> list[Piece]:
+        rules = self.rules
         return [
-            Piece("planes", (len(self.CHANNELS), 4, 13), "channels: " + ", ".join(self.CHANNELS)),
-            *_CONTEXT,
-            Piece("cards_left", (3,), "cards left / 13 for next, across, previous"),
+            Piece("planes", (len(self.channels), 4, 13), "channels: " + ", ".join(self.channels)),
+            *_context(rules),
+            Piece(
+                "cards_left",
+                (rules.players - 1,),
+                f"cards left / {rules.largest_hand} for {_seats(rules, 1)}",
+            ),
         ]
 
     def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
         table = view.table
         masks = [view.hand, table.cards if table else 0]
-        masks += [view.played[s] for s in seats_from(view.seat)]
+        seats = seats_from(view.seat, self.rules.players)
+        masks += [view.played[s] for s in seats]
         masks.append(view.unseen)
         for channel, mask in enumerate(masks):  # a channel is N_SUITS rows of 13 ranks
             pieces.ones("planes", [_PLANE[c] for c in card_indices(mask)], N_SUITS * channel)
         _write_context(view, pieces)
-        pieces["cards_left"][:] = [view.cards_left[s] / 13 for s in seats_from(view.seat)[1:]]
+        largest = self.rules.largest_hand
+        pieces["cards_left"][:] = [view.cards_left[s] / largest for s in seats[1:]]
 
 
 # card -> its place in a channel's (suit, rank) plane
@@ -185,12 +227,16 @@ class OracleObserver(CardCountingObserver):
     def declare(self) -> list[Piece]:
         return [
             *super().declare(),
-            Piece("opponent_hands", (3, 52), "CHEAT: hands of next, across, previous"),
+            Piece(
+                "opponent_hands",
+                (self.rules.players - 1, 52),
+                f"CHEAT: hands of {_seats(self.rules, 1)}",
+            ),
         ]
 
     def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
         if game is None:
             raise ValueError("the oracle observer needs the full game")
         super().write(view, pieces, game)
-        for row, seat in enumerate(seats_from(view.seat)[1:]):
+        for row, seat in enumerate(seats_from(view.seat, self.rules.players)[1:]):
             pieces.cards("opponent_hands", game.hand(seat), row)

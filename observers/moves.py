@@ -25,7 +25,8 @@ using them stays a fair player.
 
 0. ``next``, 1. ``across``, 2. ``previous``: that opponent could beat the play: it holds
    at least as many cards and the unseen cards hold a combination that beats it (0 for
-   a pass).
+   a pass). Of three players ``across`` is 0; of two the one opponent is ``next`` and
+   the other two are 0 (:func:`observers.base.seat_names`).
 3. ``open``: how many combinations of the plan of what the move leaves (the whole hand
    for a pass) some opponent could beat so.
 
@@ -61,6 +62,7 @@ from big2.board import seats_from
 from big2.game import Game, View
 from big2.hand_ranking import HandRanking
 from big2.players.heuristic import HeuristicAgent, beatable, is_control, make_plan, plan_cost
+from observers.base import seat_names
 
 __all__ = [
     "CHEATING_REPLIES",
@@ -139,7 +141,9 @@ def reply_features(
     [1, 1, 1]
     """
     out = np.zeros((len(legal_moves), REPLY_FEATURES), dtype=np.int8)
-    rules, unseen, opponents = view.rules, view.unseen, seats_from(view.seat)[1:]
+    rules, unseen = view.rules, view.unseen
+    opponents = seats_from(view.seat, rules.players)[1:]
+    columns = _REPLY_COLUMNS[rules.players]
 
     def could_beat(combo: HandRanking, seat: int) -> bool:
         if hands is not None:
@@ -150,10 +154,16 @@ def reply_features(
         rest = view.hand
         if move:
             rest &= ~move.cards
-            out[row, :3] = [could_beat(move, seat) for seat in opponents]
+            out[row, columns] = [could_beat(move, seat) for seat in opponents]
         plan = make_plan(rest, rules)
         out[row, 3] = sum(any(could_beat(part, seat) for seat in opponents) for part in plan)
     return out
+
+
+# the reply columns of each opponent, by player count: next, across, previous of four
+_REPLY_COLUMNS = {
+    n: [("next", "across", "previous").index(name) for name in seat_names(n)[1:]] for n in (2, 3, 4)
+}
 
 
 class PlanFeatures:

@@ -1,14 +1,18 @@
 """The full game state as named pieces: every hand, by absolute seat (it cheats by design).
 
 ``raw_env.state()`` returns :meth:`FullStateObserver.observe_game` for centralised
-critics. Unlike the seat-relative observers, rows are absolute seats 0..3 and the
-observer ignores whose view it is given. It is not in ``observers.REGISTRY``: it is no
+critics. Unlike the seat-relative observers, rows are absolute seats (0..3 of four
+players, a row per seat of the rules' ``players``) and the observer ignores whose view it
+is given. It is not in ``observers.REGISTRY``: it is no
 seat's observation.
 
 >>> from big2.game import Game
 >>> state = FullStateObserver().observe_game(Game(seed=0))
 >>> state.shape, int(state.sum())
 ((489,), 53)
+>>> from big2.rules import TWO_PLAYER
+>>> FullStateObserver(TWO_PLAYER).shapes["hands"]
+(2, 52)
 """
 
 from __future__ import annotations
@@ -17,7 +21,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from big2.board import N_SEATS
 from big2.cards import N_CARDS
 from big2.hand_ranking import Ranking
 from observers.base import Observer, Piece, Pieces, card_rows
@@ -35,28 +38,36 @@ class FullStateObserver(Observer):
     perfect_information: ClassVar[bool] = True
 
     def declare(self) -> list[Piece]:
+        n = self.rules.players
+        seats = ", ".join(str(s) for s in range(n))
+        passes = ", ".join(str(p) for p in range(n - 1))
         return [
-            Piece("hands", (N_SEATS, N_CARDS), "CHEAT: the hand of seat 0, 1, 2, 3"),
-            Piece("played", (N_SEATS, N_CARDS), "cards played so far by seat 0, 1, 2, 3"),
+            Piece("hands", (n, N_CARDS), f"CHEAT: the hand of seat {seats}"),
+            Piece("played", (n, N_CARDS), f"cards played so far by seat {seats}"),
             Piece("table", (N_CARDS,), "cards of the combination to beat (zeros when leading)"),
             Piece("table_ranking", (_RANKINGS,), "one-hot Ranking of the table (SINGLE..)"),
-            Piece("turn", (N_SEATS,), "one-hot seat to act (zeros once the game is over)"),
-            Piece("table_owner", (N_SEATS,), "one-hot seat that played the table"),
-            Piece("passes", (3,), "one-hot consecutive passes since the table's play (0, 1, 2)"),
+            Piece("turn", (n,), "one-hot seat to act (zeros once the game is over)"),
+            Piece("table_owner", (n,), "one-hot seat that played the table"),
+            Piece(
+                "passes",
+                (n - 1,),
+                f"one-hot consecutive passes since the table's play ({passes})",
+            ),
         ]
 
     def write(self, view: View, pieces: Pieces, game: Game | None = None) -> None:
         if game is None:
             raise ValueError("the full state needs the game")
+        n = self.rules.players
         rows = card_rows([*game.hands, *view.played])  # one lookup for both pieces
-        pieces["hands"][:] = rows[:N_SEATS]
-        pieces["played"][:] = rows[N_SEATS:]
+        pieces["hands"][:] = rows[:n]
+        pieces["played"][:] = rows[n:]
         table = game.table
         if table is not None:
             pieces.cards("table", table.cards)
             pieces.one_hot("table_ranking", table.ranking - 1)
             pieces.one_hot("table_owner", game.table_seat or 0)
-            pieces.one_hot("passes", min(game.passes, 2))
+            pieces.one_hot("passes", min(game.passes, n - 2))
         if not game.is_over:
             pieces.one_hot("turn", game.turn)
 

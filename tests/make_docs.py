@@ -6,9 +6,10 @@
 - ``docs/env.md``: the module docstring of ``envs/big2_env.py``, which is the env's
   documentation page (its layout tables are filled in when the module is imported);
 - ``docs/single.md``: the module docstring of ``envs/single.py``, the one-seat env's page;
-- ``docs/observers.md``: one section per registered observer (``observers.REGISTRY``,
-  each built by ``observers.make(name)`` with the default rules and parameters): its
-  class docstring and its ``layout()`` table;
+- ``docs/observers.md``: a table of sizes (four, three and two players), how pieces
+  size with the player count, then one section per registered observer
+  (``observers.REGISTRY``, each built by ``observers.make(name)`` with the default rules
+  and parameters): its class docstring and its ``layout()`` table;
 - ``docs/vector.md``: the module docstring of ``envs/vector.py`` (``Big2VectorEnv``'s
   documentation page), then the docstring of its ``BatchPolicy`` protocol, with
   reStructuredText roles and literals turned into Markdown code.
@@ -93,25 +94,57 @@ def observer_section(name: str) -> str:
     )
 
 
+def size_for(name: str, rules: str) -> str:
+    """The size of observer ``name`` under preset ``rules``, or a dash if it refuses them."""
+    try:
+        return str(observers.make(name, rules).size)
+    except ValueError:
+        return "-"
+
+
+PLAYER_COUNTS = (
+    "## Two and three players\n\n"
+    "Every observer but `charlesworth` follows the rules' `players` (the `three-player` and "
+    "`two-player` presets, docs/rules.md): a piece per seat has a row (or a column) for "
+    "each, in the order me, next, across, previous (of three players me, next, previous; of "
+    "two me, next), a piece per opponent a row for each of the `players - 1` opponents, the "
+    "cards-left one-hots are as long as the largest hand (`rules.largest_hand`: 13 of four "
+    "players, 18 of three, 26 of two), `planes` divides the cards left by it, and `passes` "
+    "counts 0 to `players - 2` (one more pass clears the table). Under four players the "
+    "layouts are those below. `charlesworth`, the 2018 code's observation, is defined for "
+    "four players of 13 cards and refuses other deals (use `simple`). The full state of "
+    "`raw_env.state()` has a row per seat likewise. "
+    "`observers.make('simple', 'three-player')`:\n\n"
+)
+
+
 def observers_page() -> str:
-    """``docs/observers.md``: a summary table, then one section per registered observer."""
+    """``docs/observers.md``: a summary table, how pieces size with the player count, then
+    one section per registered observer."""
     names = list(observers.REGISTRY)  # registration order: simple first
-    rows = ["| observer | size | sees every hand |", "|---|---|---|"]
+    rows = [
+        "| observer | size (4 players) | 3 players | 2 players | sees every hand |",
+        "|---|---|---|---|---|",
+    ]
     for name in names:
         observer = observers.make(name)
         every = "yes" if observer.perfect_information else "no"
-        rows.append(f"| [`{name}`](#{name}) | {observer.size} | {every} |")
+        three, two = size_for(name, "three-player"), size_for(name, "two-player")
+        rows.append(f"| [`{name}`](#{name}) | {observer.size} | {three} | {two} | {every} |")
     intro = (
         "# Observers\n\n"
         "An observer turns what one seat may see (`Game.view(seat)`) into one flat float32 "
-        "array made of named pieces, seat-relative (me, next, across, previous). "
+        "array made of named pieces, seat-relative (me, next, across, previous; a row per "
+        "seat of the rules' `players`). "
         "`observers.make(name, rules, **params)` builds one; `observer.layout()` prints its "
         "table and `observer.split(flat)` cuts an observation into its pieces. The layouts "
         "below are those of the STANDARD rules with default parameters. The layout of "
         "`raw_env.state()` is on the [environment page](env.md).\n\n"
     )
+    counts = PLAYER_COUNTS + observers.make("simple", "three-player").layout() + "\n\n"
     sections = "\n".join(observer_section(name) for name in names)
-    return header("`observers.REGISTRY`") + intro + "\n".join(rows) + "\n\n" + sections
+    table = "\n".join(rows) + "\n\n"
+    return header("`observers.REGISTRY`") + intro + table + counts + sections
 
 
 PAGES: dict[str, Callable[[], str]] = {

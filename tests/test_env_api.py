@@ -30,6 +30,9 @@ CONFIGS = [(o, a, r) for r in PRESETS for a in CODECS for o in OBSERVER_NAMES]
 # the other four-player presets: one configuration each (their deals and moves differ from
 # standard's in suit names, flush order, wraps; the env is the same code)
 VARIANTS = ["taiwan", "pusoy-dos", "western"]
+# the other player counts: every observer but the 2018 code's, with the catalog codec
+SEATS = ["three-player", "two-player"]
+SEAT_OBSERVERS = [name for name in OBSERVER_NAMES if name != "charlesworth"]
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
@@ -53,10 +56,39 @@ def test_pettingzoo_api_and_seed_tests_under_the_four_player_variants(rules):
     seed_test(lambda: env(rules=rules), num_cycles=50)
 
 
-@pytest.mark.parametrize("rules", ["three-player", "two-player"])
-def test_other_player_counts_are_refused_saying_why(rules):
-    with pytest.raises(ValueError, match=rf"the observers see four seats; the {rules} rules"):
-        raw_env(rules=rules)
+@pytest.mark.parametrize("rules", SEATS)
+@pytest.mark.parametrize("observer", SEAT_OBSERVERS)
+def test_pettingzoo_api_and_seed_tests_for_two_and_three_players(observer, rules):
+    api_test(env(rules=rules, observer=observer), num_cycles=1000)
+    seed_test(lambda: env(rules=rules, observer=observer), num_cycles=1000)
+
+
+@pytest.mark.parametrize("rules", SEATS)
+def test_two_and_three_players_have_an_agent_per_seat(rules):
+    players = get(rules).players
+    aec = raw_env(rules=rules, observer="card_counting")
+    assert aec.possible_agents == [f"player_{i}" for i in range(players)]
+    assert aec.observer.shapes["played"] == (players, 52)
+    # hands and played cards by seat, the table and its ranking, turn, owner and passes
+    assert aec.state_space.shape == (2 * players * 52 + 52 + 10 + 3 * players - 1,)
+    assert aec.state_space.shape == ({"three-player": 382, "two-player": 275}[rules],)
+    aec.reset(seed=3)
+    assert aec.agents == aec.possible_agents and aec.agent_selection == f"player_{aec.game.turn}"
+    state = aec.observer.split(aec.observe(aec.agent_selection)["observation"])
+    assert state["hand"].sum() == aec.game.hand(aec.game.turn).bit_count()
+    hands = aec.state_observer.split(aec.state())["hands"]
+    assert hands.sum(axis=1).tolist() == [h.bit_count() for h in aec.game.hands]
+    play_out(aec, np.random.default_rng(3))
+    assert sorted(aec.rewards) == aec.possible_agents
+    assert [aec.rewards[a] for a in aec.possible_agents] == list(aec.game.scores())
+
+
+@pytest.mark.parametrize("rules", SEATS)
+def test_the_four_player_observer_and_codec_refuse_other_deals_saying_what_to_use(rules):
+    with pytest.raises(ValueError, match=r"four players of 13 cards.*use observer='simple'"):
+        raw_env(rules=rules, observer="charlesworth")
+    with pytest.raises(ValueError, match=r"13-card hand.*use actions='catalog'"):
+        raw_env(rules=rules, actions="hand")
 
 
 def test_pettingzoo_make_after_import():
@@ -73,9 +105,10 @@ def test_pettingzoo_make_after_import():
     api_test(pettingzoo.make("aec", "big2/BigTwo-v0"), num_cycles=1000)
 
 
-@pytest.mark.parametrize("rules", PRESETS)
+@pytest.mark.parametrize("rules", [*PRESETS, *SEATS])
 def test_pettingzoo_parallel_conversion_passes_parallel_api_test(rules):
-    par = turn_based_aec_to_parallel(env(rules=rules, observer="card_counting", actions="hand"))
+    actions = "hand" if get(rules).players == 4 else "catalog"
+    par = turn_based_aec_to_parallel(env(rules=rules, observer="card_counting", actions=actions))
     parallel_api_test(par, num_cycles=1000)
     observations, _ = par.reset(seed=1)
     rng = np.random.default_rng(1)
@@ -88,7 +121,7 @@ def test_pettingzoo_parallel_conversion_passes_parallel_api_test(rules):
         observations, rewards, terminations, _, _ = par.step(actions)
     game = par.unwrapped.game
     assert all(terminations.values()) and game.is_over
-    assert [rewards[f"player_{s}"] for s in range(4)] == list(game.scores())
+    assert [rewards[f"player_{s}"] for s in range(game.rules.players)] == list(game.scores())
 
 
 @pytest.mark.parametrize("rules", PRESETS)
@@ -142,12 +175,13 @@ def test_charlesworth_plays_the_opening_3d_itself():
     assert aec.agent_selection == f"player_{(entry.seat + 1) % 4}"
 
 
-@pytest.mark.parametrize("rules", PRESETS)
+@pytest.mark.parametrize("rules", [*PRESETS, *SEATS])
 @pytest.mark.parametrize("reward", ["score", "score_normalized", "win", "shaped"])
 def test_rewards(rules, reward):
+    players = get(rules).players
     scale = get(rules).max_penalty if reward == "score_normalized" else 1
-    assert scale in (1, 39, 13)
-    aec = raw_env(rules=rules, reward=reward, actions="hand")
+    assert scale in (1, 39, 13, 54, 78)  # 18 x 3 of three players, 26 x 3 of two
+    aec = raw_env(rules=rules, reward=reward, actions="hand" if players == 4 else "catalog")
     rng = np.random.default_rng(1)
     for seed in range(6):
         aec.reset(seed=seed)
@@ -169,9 +203,9 @@ def test_rewards(rules, reward):
                 shaped = move.size / 5 if reward == "shaped" else 0.0
                 assert aec.rewards == {a: shaped if a == agent else 0.0 for a in aec.agents}
         scores = aec.game.scores()
-        if reward == "win":  # +1 for going out, -1/3 for the others, whatever they hold
-            scores = [3 if seat == aec.game.winner else -1 for seat in range(4)]
-            scale = 3
+        if reward == "win":  # +1 for going out, -1/3 for the others (of four), whatever they hold
+            scores = [players - 1 if seat == aec.game.winner else -1 for seat in range(players)]
+            scale = players - 1
         for seat, agent in enumerate(aec.possible_agents):
             extra = discarded[agent] / 5 if reward == "shaped" else 0.0
             assert totals[agent] == pytest.approx(scores[seat] / scale + extra)
@@ -254,9 +288,10 @@ def test_reset_with_fixed_cards_and_conflicts():
     assert aec.game is game and sum(game.scores()) == 0
 
 
-def test_render_modes(capsys):
-    assert raw_env().render() is None  # render_mode None
-    aec = raw_env(render_mode="ansi")
+@pytest.mark.parametrize("rules", ["standard", *SEATS])
+def test_render_modes(capsys, rules):
+    assert raw_env(rules=rules).render() is None  # render_mode None
+    aec = raw_env(rules=rules, render_mode="ansi")
     aec.reset(seed=4)
     rng = np.random.default_rng(4)
     for _ in range(6):
@@ -265,13 +300,14 @@ def test_render_modes(capsys):
     assert isinstance(text, str)
     for seat, hand in enumerate(aec.game.hands):
         assert re.search(rf"seat {seat}:\s*{hand.bit_count()} cards", text), text
+    assert f"seat {len(aec.game.hands)}" not in text
     table = aec.game.table
     assert ("(empty)" if table is None else str(table)) in text
-    human = raw_env(render_mode="human")
+    human = raw_env(rules=rules, render_mode="human")
     human.reset(seed=4)
     capsys.readouterr()
     assert human.render() is None
-    assert "seat 3" in capsys.readouterr().out
+    assert f"seat {aec.rules.players - 1}" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("rules", PRESETS)

@@ -187,3 +187,87 @@ def test_observations_are_seat_relative(rules):
                 mine = observe(observer, game, seat)
                 theirs = observe(observer, rotated, (seat + shift) % 4)
                 assert np.array_equal(mine, theirs), (observer.name, seat, shift)
+
+
+# ------------------------------------------------------------------ two and three players
+
+SEATS = ["three-player", "two-player"]
+SEAT_VARIANTS = [(n, p) for n, p in VARIANTS if n != "charlesworth"]
+SEAT_IDS = [i for i, (n, _) in zip(IDS, VARIANTS, strict=True) if n != "charlesworth"]
+
+
+@pytest.mark.parametrize("rules", SEATS)
+@pytest.mark.parametrize(("name", "params"), SEAT_VARIANTS, ids=SEAT_IDS)
+def test_two_and_three_players_size_pieces_by_seats_and_layouts_cover_the_vector(
+    name, params, rules
+):
+    made = get(rules)
+    observer = observers.make(name, made, **params)
+    players, opponents = made.players, made.players - 1
+    shapes = observer.shapes
+    assert shapes.get("table_owner") == (players,) and shapes["passes"] == (opponents,)
+    expected = {
+        "cards_left": (opponents,) if name == "planes" else (opponents, made.largest_hand),
+        "played": (players, 52),
+        "opponent_hands": (opponents, 52),
+        "planes": (players + 3, 4, 13),
+        "history": (params.get("k", 16), players + 53),
+    }
+    assert {p: s for p, s in expected.items() if p in shapes} == {
+        p: shapes[p] for p in expected if p in shapes
+    }
+    layout = observer.layout()
+    for piece in observer.pieces:
+        start = observer.offsets[piece.name]
+        assert f"`{piece.name}` | {piece.shape} | {start}..{start + piece.size - 1} |" in layout
+        assert piece.doc and all(f.doc for f in piece.fields)
+        assert "across" not in piece.doc + "".join(f.doc for f in piece.fields)
+    assert f"| total | ({observer.size},) |" in layout
+    for game in positions(made, 8, seed=3):
+        for seat in range(players):
+            flat = observe(observer, game, seat)
+            assert flat.shape == (observer.size,) and observer.space.contains(flat)
+            parts = observer.split(flat)
+            assert np.array_equal(np.concatenate([v.ravel() for v in parts.values()]), flat)
+
+
+@pytest.mark.parametrize("rules", SEATS)
+def test_two_and_three_player_pieces_say_what_each_seat_holds_and_played(rules):
+    made = get(rules)
+    counting, planes = observers.make("card_counting", made), observers.make("planes", made)
+    oracle, history = observers.make("oracle", made), observers.make("history", made, k=60)
+    for game in positions(made, 10, seed=5):
+        left = [h.bit_count() for h in game.hands]
+        for seat in range(made.players):
+            view, others = game.view(seat), [(seat + k) % made.players for k in range(made.players)]
+            parts = counting.split(observe(counting, game, seat))
+            for row, opponent in enumerate(others[1:]):  # one-hot n-1, zeros for none
+                hot = np.flatnonzero(parts["cards_left"][row]).tolist()
+                assert hot == ([left[opponent] - 1] if left[opponent] else [])
+            assert parts["played"].sum(axis=1).tolist() == [
+                view.played[s].bit_count() for s in others
+            ]
+            assert parts["played"].sum() == 52 - sum(left)
+            assert parts["unseen"].sum() == sum(left) - left[seat]
+            flat = planes.split(observe(planes, game, seat))
+            largest = made.largest_hand
+            assert flat["cards_left"].tolist() == pytest.approx(
+                [left[s] / largest for s in others[1:]]
+            )
+            assert (
+                flat["planes"].sum(axis=(1, 2)).tolist()[2:-1]
+                == parts["played"].sum(axis=1).tolist()
+            )
+            cheat = oracle.split(observe(oracle, game, seat))["opponent_hands"]
+            assert cheat.sum(axis=1).tolist() == [left[s] for s in others[1:]]
+            moves = history.split(observe(history, game, seat))["history"]
+            seats = moves[:, : made.players]
+            assert seats.sum() == min(len(view.history), 60)
+            relative = [(e.seat - seat) % made.players for e in view.history[-60:]]
+            assert np.argmax(seats[seats.any(axis=1)], axis=1).tolist() == relative
+
+
+@pytest.mark.parametrize("rules", SEATS)
+def test_the_2018_observer_refuses_other_deals_saying_what_to_use(rules):
+    with pytest.raises(ValueError, match=r"four players of 13 cards.*use observer='simple'"):
+        observers.make("charlesworth", rules)

@@ -16,10 +16,17 @@ pyspiel = pytest.importorskip(
 )
 
 import observers  # noqa: E402
+from big2.board import Board  # noqa: E402
 from big2.evaluation import deal_results  # noqa: E402
 from big2.game import Game  # noqa: E402
 from big2.rules import PRESETS  # noqa: E402
-from envs.openspiel import MAX_HISTORY, NAME, state_from_view  # noqa: E402
+from envs.openspiel import (  # noqa: E402
+    MAX_HISTORY,
+    NAME,
+    max_decisions,
+    max_history,
+    state_from_view,
+)
 from envs.openspiel_agent import ISMCTSAgent  # noqa: E402
 from observers.encoders import HistoryObserver  # noqa: E402
 
@@ -51,9 +58,34 @@ def test_openspiel_random_simulation_test_passes(rules):
 
 
 @pytest.mark.parametrize("rules", ["three-player", "two-player"])
-def test_other_player_counts_are_refused_saying_why(rules):
-    with pytest.raises(ValueError, match=rf"python_big2 seats four players; the {rules} rules"):
-        pyspiel.load_game(NAME, {"rules": rules})
+def test_two_and_three_players_pass_the_random_simulation_test(rules):
+    game = pyspiel.load_game(NAME, {"rules": rules})
+    players = PRESETS[rules].players
+    assert game.num_players() == players and game.get_type().min_num_players == 2
+    assert game.max_game_length() == max_decisions(players)
+    assert game.max_utility() == (players - 1) * PRESETS[rules].max_penalty
+    assert game.observation_tensor_size() == observers.make("simple", rules).size
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("rules", ["three-player", "two-player"])
+def test_two_and_three_players_deal_resample_and_observe_by_their_seats(rules):
+    game, rng = pyspiel.load_game(NAME, {"rules": rules}), random.Random(4)
+    states = list(random_states(game, seed=4))
+    dealt = states[0].game
+    assert [h.bit_count() for h in dealt.hands] == [h.bit_count() for h in dealt.board.hands]
+    assert dealt.board == Board.from_hands(list(dealt.hands), PRESETS[rules])
+    recall = HistoryObserver(game.rules, k=max_history(game.num_players()))
+    for state in states[:: max(1, len(states) // 6)]:
+        if state.is_terminal():
+            assert sum(state.returns()) == 0 and len(state.returns()) == game.num_players()
+            continue
+        seat = state.current_player()
+        again = state.resample_from_infostate(seat, rng)
+        assert again.view(seat) == state.view(seat)
+        assert np.array_equal(
+            state.information_state_tensor(seat), recall.observe(state.view(seat))
+        )
 
 
 @pytest.mark.parametrize("rules", FOUR_SEATS)

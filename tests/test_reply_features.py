@@ -13,7 +13,9 @@ from big2.board import Board, seats_from
 from big2.cards import parse_cards
 from big2.game import Game
 from big2.hand_ranking import HandRanking, stronger_than
+from big2.players import RandomAgent, play
 from big2.players.heuristic import make_plan
+from big2.rules import get
 from envs.policy_agent import PolicyAgent
 from observers.moves import (
     CHEATING_REPLIES,
@@ -143,3 +145,20 @@ def test_cheating_replies_need_a_cheating_agent_and_the_game():
     agent.act(game.view(0), game.legal_moves())
     legal = game.legal_moves()
     assert (seen[0] == reply_features(game.view(0), legal, game.hands)).all()
+
+
+@pytest.mark.parametrize("rules", ["three-player", "two-player"])
+def test_two_and_three_players_fill_the_columns_of_their_opponents(rules):
+    """Of three players ``across`` stays 0, of two only ``next`` is filled; the cheating
+    version reads each opponent's real hand into its column."""
+    made = get(rules)
+    absent = {3: [1], 2: [1, 2]}[made.players]
+    for seed in range(4):
+        game = play(Game(made, seed=seed), RandomAgent(seed), until=lambda g: len(g.log.moves) > 9)
+        view, legal = game.view(game.turn), game.legal_moves()
+        for rows in (reply_features(view, legal), reply_features(view, legal, game.hands)):
+            assert rows.shape == (len(legal), REPLY_FEATURES) and not rows[:, absent].any()
+        nxt = seats_from(game.turn, made.players)[1]
+        cheat = reply_features(view, legal, game.hands)
+        for move, row in zip(legal, cheat, strict=True):
+            assert row[0] == bool(move and stronger_than(game.hands[nxt], move, made))

@@ -220,3 +220,23 @@ def test_sb3_finds_the_masks_through_gymnasium_make():
     env.reset(seed=0)
     assert is_masking_supported(env)
     assert np.array_equal(get_action_masks(env), env.unwrapped.action_masks())
+
+
+@pytest.mark.parametrize("rules", ["three-player", "two-player"])
+def test_two_and_three_players_seat_the_learner_and_opponents_by_the_rules(rules):
+    players = get(rules).players
+    env = Big2SingleEnv(["random", "heuristic"], rules=rules, reward="win", illegal="lose")
+    check_env(env)
+    rng, seats = np.random.default_rng(2), set()
+    for seed in range(12):
+        first, rewards, info = play_game(env, rng, seed)
+        seats.add(first["seat"])
+        assert len(env.seated) == players and env.seated[first["seat"]] is None
+        assert len(info["scores"]) == players and sum(info["scores"]) == 0
+        won = info["winner"] == first["seat"]
+        assert rewards[-1] == pytest.approx(1.0 if won else -1 / (players - 1))
+    assert seats == set(range(players))
+    env.reset(seed=0)
+    mask = env.action_masks()
+    _, reward, terminated, _, info = env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert terminated and reward == pytest.approx(-1 / (players - 1)) and "illegal" in info
