@@ -67,6 +67,9 @@ class Tables:
     pass_locks_out: bool
     opening: int  # OPENINGS
     opening_card: int  # its card index (0, the lowest card, unless the rules name one)
+    bomb_kinds: int  # bit r: a combination of Ranking r is a bomb
+    bombs_beat: int  # bit s: bombs beat a play of s cards
+    bombs: np.ndarray  # int64: the catalog indices of the bombs
 
     @cached_property
     def arrays(self) -> CatalogArrays:
@@ -104,23 +107,20 @@ class Tables:
             pass_locks_out=rules.pass_locks_out,
             opening=OPENINGS[rules.opening],
             opening_card=rules.opening_index,
+            bomb_kinds=sum(1 << int(kind) for kind in {b.ranking for b in cat.bombs}),
+            bombs_beat=sum(1 << size for size in rules.bombs_beat),
+            bombs=np.array([b.index for b in cat.bombs], dtype=np.int64),
         )
 
 
 def check_compiled(rules: Rules) -> None:
     """ValueError, naming what the compiled engine lacks, for rules it does not play:
-    other player counts than four, and bombs (its legal moves are one range of the
-    catalog)."""
-    lacks = []
+    other player counts than four."""
     if rules.players != 4:
-        lacks.append(f"{rules.players} players (it seats four)")
-    if rules.bombs:
-        lacks.append("bombs (its legal moves are one range of the catalog)")
-    if lacks:
         raise ValueError(
             f"the compiled engine (the vector env, the compiled opponents and search) does not "
-            f"play the {rules.name} rules yet: {' and '.join(lacks)}; play them with "
-            f"big2.game.Game, the Python agents and the arena's Python engine"
+            f"play the {rules.name} rules yet: {rules.players} players (it seats four); play "
+            f"them with big2.game.Game, the Python agents and the arena's Python engine"
         )
 
 

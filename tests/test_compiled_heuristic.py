@@ -79,7 +79,9 @@ def test_compiled_heuristic_plays_as_the_python_one_long(rules: Rules, explore: 
 
 
 # the four-player presets beyond the two above, and wraps with a category left out
-FOUR_PLAYER = [get("taiwan"), get("pusoy-dos"), get("western"),
+FOUR_PLAYER = [get("taiwan"), get("pusoy-dos"), get("western"), get("bombs"),
+               Rules(name="bombs-on-pairs", bombs=("four_of_a_kind", "straight_flush"),
+                     bombs_beat=(1, 2)),
                Rules(name="wraps-high-no-flush", wrap_straights="high",
                      five_card_hands=("straight", "full_house", "straight_flush"))]  # fmt: skip
 

@@ -37,7 +37,7 @@ from big2.cards import DECK, N_RANKS
 from big2.hand_ranking import Ranking
 from big2.players.heuristic import DANGER, KEEP_CONTROL_PLAN, LOW_RANK, MAX_FIVES, SPLIT_TOLERANCE
 from envs.kernels.bits import lookup, popcount
-from envs.kernels.turns import MUST_HOLD_3D, NO_TABLE, PASS, legal_ranges, opening_bit
+from envs.kernels.turns import NO_TABLE, PASS, legal_ranges, listed, opening_bit
 
 TWO_RANK = N_RANKS - 1  # a combination holding a 2 is a control one
 PLAN_CAPACITY = 13  # a plan holds at most one combination per card
@@ -78,11 +78,12 @@ def choose(slots, state, cat, heur, out):
 @numba.njit(cache=True)
 def _legal_plays(game, lo, hi, state, cat, plays):
     """Write the legal plays (not PASS) of ``legal_ranges``' row to ``plays``; their count."""
-    seat = state.turn[game]
+    seat, t = state.turn[game], state.table[game]
+    size, first = cat.size[t] if t != NO_TABLE else 0, opening_bit(cat.opening_card)
     k = 0
     for j in range(max(lo, 0), hi):
         combo = state.combos[game, seat, j]
-        if lo != MUST_HOLD_3D or cat.cards[combo] & opening_bit(cat.opening_card):
+        if listed(combo, lo, size, cat.cards, cat.size, cat.ranking, first, cat.bomb_kinds):
             plays[k] = combo
             k += 1
     return k
@@ -255,6 +256,10 @@ def beatable(cards, combo, cat, heur):
     for i in range(cat.size_end[cat.size[combo]] - 1, cat.beaten_from[combo] - 1, -1):
         if cat.cards[i] & ~cards == 0:  # the strongest first: found early when it exists
             return True
+    if (cat.bombs_beat >> cat.size[combo]) & 1:  # a bomb beats it
+        for i in cat.bombs:
+            if cat.cards[i] & ~cards == 0:
+                return True
     return False
 
 

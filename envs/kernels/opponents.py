@@ -11,11 +11,13 @@ both side by side.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
 from envs.kernels.heuristic import choose as heuristic_choose
-from envs.kernels.turns import MUST_HOLD_3D, PASS, apply, legal_ranges, opening_bit
+from envs.kernels.turns import NO_TABLE, PASS, apply, legal_ranges, listed, opening_bit
 
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2  # the compiled kinds, as :func:`advance` takes them
 CODES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
@@ -33,7 +35,7 @@ def advance(kind, codes, rng, state, cat, heur):
     lo, hi = np.empty(n, np.int64), np.empty(n, np.int64)
     may_pass, count = np.empty(n, np.bool_), np.empty(n, np.int64)
     asked, answers = np.empty(n, np.int64), np.empty(n, np.int64)
-    first = opening_bit(cat.opening_card)
+    rules = _listing(cat)
     while True:
         m = 0
         for game in range(n):
@@ -51,12 +53,12 @@ def advance(kind, codes, rng, state, cat, heur):
                     continue
                 seat = state.turn[game]
                 combos, low = state.combos[game, seat], lo[i]
+                size = _table_size(state.table[game], cat.size)
                 if codes[k] == RANDOM:
                     position = rng.integers(0, count[i])
-                    chosen[i] = _nth(combos, low, hi[i], position, cat.cards, first)
+                    chosen[i] = _nth(combos, low, hi[i], position, size, rules)
                 elif codes[k] == GREEDY:
-                    leading = state.table[game] < 0
-                    chosen[i] = _greedy(combos, low, hi[i], leading, cat.cards, cat.size, first)
+                    chosen[i] = _greedy(combos, low, hi[i], size, rules)
                 else:
                     asked[asking] = i
                     asking += 1
@@ -76,26 +78,54 @@ def greedy_choose(slots, state, cat, out):
     lo, hi = np.empty(n, np.int64), np.empty(n, np.int64)
     may_pass, count = np.empty(n, np.bool_), np.empty(n, np.int64)
     legal_ranges(slots, state, cat, lo, hi, may_pass, count)
+    rules = _listing(cat)
     for i in range(n):
         game = slots[i]
-        combos, leading = state.combos[game, state.turn[game]], state.table[game] < 0
-        first = opening_bit(cat.opening_card)
-        out[i] = _greedy(combos, lo[i], hi[i], leading, cat.cards, cat.size, first)
+        combos = state.combos[game, state.turn[game]]
+        size = _table_size(state.table[game], cat.size)
+        out[i] = _greedy(combos, lo[i], hi[i], size, rules)
+
+
+class _Listing(NamedTuple):
+    """What :func:`envs.kernels.turns.listed` reads of the catalog: a small tuple, passed
+    to the per-game helpers below instead of the whole catalog."""
+
+    cards: np.ndarray
+    sizes: np.ndarray
+    rankings: np.ndarray
+    first: np.uint64  # the opening card's mask
+    bomb_kinds: int
 
 
 @numba.njit(cache=True)
-def _holds(low, combo, cards, first):
-    """Whether ``combo`` may be played in a range starting at ``low``: the opening's range
-    (MUST_HOLD_3D) lists only the combinations holding the opening card (mask ``first``)."""
-    return low != MUST_HOLD_3D or cards[combo] & first != 0
+def _listing(cat):
+    """The :class:`_Listing` of catalog ``cat`` (made once a call, not per game)."""
+    first = opening_bit(cat.opening_card)
+    return _Listing(cat.cards, cat.size, cat.ranking, first, cat.bomb_kinds)
 
 
 @numba.njit(cache=True)
-def _nth(combos, low, high, position, cards, first):
+def _table_size(table, sizes):
+    """The size of the play on the table (0 when it is empty)."""
+    return sizes[table] if table != NO_TABLE else 0
+
+
+@numba.njit(cache=True)
+def _holds(low, combo, table_size, rules):
+    """Whether ``combo`` in a seat's range starting at ``low`` may be played (the opening
+    card's combinations on the opening, bombs past the table's size)."""
+    return listed(
+        combo, low, table_size, rules.cards, rules.sizes, rules.rankings, rules.first,
+        rules.bomb_kinds,
+    )  # fmt: skip
+
+
+@numba.njit(cache=True)
+def _nth(combos, low, high, position, table_size, rules):
     """The legal move at ``position`` of a seat's list (its plays in ``[low, high)`` of
     ``combos``, in order, then the pass)."""
     for j in range(max(low, 0), high):
-        if _holds(low, combos[j], cards, first):
+        if _holds(low, combos[j], table_size, rules):
             if position == 0:
                 return combos[j]
             position -= 1
@@ -103,16 +133,16 @@ def _nth(combos, low, high, position, cards, first):
 
 
 @numba.njit(cache=True)
-def _greedy(combos, low, high, leading, cards, sizes, first):
+def _greedy(combos, low, high, table_size, rules):
     """:class:`big2.players.GreedyAgent`'s move from a seat's list: the first play, or the
-    first of the longest when leading; the pass when there is no play."""
+    first of the longest when leading (an empty table); the pass when there is no play."""
     chosen, longest = PASS, 0
     for j in range(max(low, 0), high):
         combo = combos[j]
-        if not _holds(low, combo, cards, first):
+        if not _holds(low, combo, table_size, rules):
             continue
-        if not leading:
+        if table_size:
             return combo
-        if sizes[combo] > longest:
-            chosen, longest = combo, sizes[combo]
+        if rules.sizes[combo] > longest:
+            chosen, longest = combo, rules.sizes[combo]
     return chosen

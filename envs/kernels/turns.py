@@ -63,6 +63,9 @@ class CatalogArrays(NamedTuple):
     pass_locks_out: bool
     opening: int
     opening_card: int
+    bomb_kinds: int  # bit r: a combination of Ranking r is a bomb
+    bombs_beat: int  # bit s: bombs beat a play of s cards
+    bombs: np.ndarray  # int64: the catalog indices of the bombs
 
 
 @numba.njit(cache=True)
@@ -70,6 +73,19 @@ def opening_bit(card):
     """The mask of opening card ``card`` (``CatalogArrays.opening_card``; the 3D, 0,
     under the standard rules)."""
     return np.uint64(1) << np.uint64(card)
+
+
+@numba.njit(cache=True)
+def listed(combo, low, table_size, cards, sizes, rankings, first, bomb_kinds):
+    """Whether ``combo``, in a seat's range of ``legal_ranges`` starting at ``low``, may be
+    played on a table of ``table_size`` cards (0: empty): on the opening
+    (``MUST_HOLD_3D``) only what holds the opening card (mask ``first``); past the
+    table's size only bombs (``bomb_kinds``: a bit per Ranking)."""
+    if low == MUST_HOLD_3D:
+        return cards[combo] & first != 0
+    if table_size and sizes[combo] != table_size:
+        return (bomb_kinds >> rankings[combo]) & 1 != 0
+    return True
 
 
 @numba.njit(cache=True)
@@ -155,7 +171,9 @@ def legal_ranges(slots, state, cat, lo, hi, may_pass, count):
     whether it may pass, and the count, in row ``i`` of ``lo``, ``hi``, ``may_pass``, ``count``.
 
     ``lo = MUST_HOLD_3D`` marks the first play of a ``"contains"`` game: the combos in
-    ``[0, hi)`` that hold the opening card. Game over: no moves.
+    ``[0, hi)`` that hold the opening card. Where bombs beat the table, ``hi`` runs to the
+    end of the seat's combos and only the bombs past the table's size are legal
+    (:func:`listed` says which). Game over: no moves.
     """
     for i in range(slots.shape[0]):
         game = slots[i]
@@ -184,6 +202,12 @@ def legal_ranges(slots, state, cat, lo, hi, may_pass, count):
             hi[i] = max(lo[i], np.searchsorted(row, cat.size_end[cat.size[t]]))
             may_pass[i] = True
             count[i] = hi[i] - lo[i] + 1
+            if (cat.bombs_beat >> cat.size[t]) & 1:  # bombs: bigger, after the range
+                bombs = 0
+                for j in range(hi[i], n):
+                    bombs += (cat.bomb_kinds >> cat.ranking[row[j]]) & 1
+                if bombs:
+                    hi[i], count[i] = n, count[i] + bombs
 
 
 @numba.njit(cache=True)
@@ -202,9 +226,13 @@ def fill_legal(
         seat = state.turn[game]
         hand = state.hands[game, seat]
         k, first = 0, opening_bit(cat.opening_card)
+        t = state.table[game]
+        table_size = cat.size[t] if t != NO_TABLE else 0
         for j in range(max(lo[i], 0), hi[i]):
             combo = state.combos[game, seat, j]
-            if lo[i] == MUST_HOLD_3D and not cat.cards[combo] & first:
+            if not listed(
+                combo, lo[i], table_size, cat.cards, cat.size, cat.ranking, first, cat.bomb_kinds
+            ):
                 continue
             out_moves[i, k] = combo
             if hand_actions.shape[0] == 0:
