@@ -37,7 +37,7 @@ from big2.cards import DECK, N_RANKS
 from big2.hand_ranking import Ranking
 from big2.players.heuristic import DANGER, KEEP_CONTROL_PLAN, LOW_RANK, MAX_FIVES, SPLIT_TOLERANCE
 from envs.kernels.bits import lookup, popcount
-from envs.kernels.turns import NO_TABLE, PASS, legal_ranges, listed, opening_bit
+from envs.kernels.turns import NO_TABLE, PASS, filtered, legal_ranges, listed, opening_bit
 
 TWO_RANK = N_RANKS - 1  # a combination holding a 2 is a control one
 PLAN_CAPACITY = 13  # a plan holds at most one combination per card
@@ -80,10 +80,12 @@ def _legal_plays(game, lo, hi, state, cat, plays):
     """Write the legal plays (not PASS) of ``legal_ranges``' row to ``plays``; their count."""
     seat, t = state.turn[game], state.table[game]
     size, first = cat.size[t] if t != NO_TABLE else 0, opening_bit(cat.opening_card)
-    k = 0
+    k, check = 0, filtered(lo, size, cat.bombs_beat)
     for j in range(max(lo, 0), hi):
         combo = state.combos[game, seat, j]
-        if listed(combo, lo, size, cat.cards, cat.size, cat.ranking, first, cat.bomb_kinds):
+        if not check or listed(
+            combo, lo, size, cat.cards, cat.size, cat.ranking, first, cat.bomb_kinds
+        ):
             plays[k] = combo
             k += 1
     return k

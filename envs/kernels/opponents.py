@@ -17,7 +17,15 @@ import numba
 import numpy as np
 
 from envs.kernels.heuristic import choose as heuristic_choose
-from envs.kernels.turns import NO_TABLE, PASS, apply, legal_ranges, listed, opening_bit
+from envs.kernels.turns import (
+    NO_TABLE,
+    PASS,
+    apply,
+    filtered,
+    legal_ranges,
+    listed,
+    opening_bit,
+)
 
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2  # the compiled kinds, as :func:`advance` takes them
 CODES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
@@ -52,13 +60,21 @@ def advance(kind, codes, rng, state, cat, heur):
                 if kind[game, state.turn[game]] != k:
                     continue
                 seat = state.turn[game]
-                combos, low = state.combos[game, seat], lo[i]
-                size = _table_size(state.table[game], cat.size)
+                combos, low, high = state.combos[game, seat], lo[i], hi[i]
+                t = state.table[game]
+                size = cat.size[t] if t != NO_TABLE else 0
+                plain = not filtered(low, size, cat.bombs_beat)  # every combination legal
                 if codes[k] == RANDOM:
                     position = rng.integers(0, count[i])
-                    chosen[i] = _nth(combos, low, hi[i], position, size, rules)
+                    if plain:
+                        chosen[i] = combos[low + position] if low + position < high else PASS
+                    else:
+                        chosen[i] = _nth(combos, low, high, position, size, rules)
                 elif codes[k] == GREEDY:
-                    chosen[i] = _greedy(combos, low, hi[i], size, rules)
+                    if plain and size:  # following: the weakest play
+                        chosen[i] = combos[low] if low < high else PASS
+                    else:
+                        chosen[i] = _greedy(combos, low, high, size, rules)
                 else:
                     asked[asking] = i
                     asking += 1
@@ -95,13 +111,14 @@ class _Listing(NamedTuple):
     rankings: np.ndarray
     first: np.uint64  # the opening card's mask
     bomb_kinds: int
+    bombs_beat: int
 
 
 @numba.njit(cache=True)
 def _listing(cat):
     """The :class:`_Listing` of catalog ``cat`` (made once a call, not per game)."""
     first = opening_bit(cat.opening_card)
-    return _Listing(cat.cards, cat.size, cat.ranking, first, cat.bomb_kinds)
+    return _Listing(cat.cards, cat.size, cat.ranking, first, cat.bomb_kinds, cat.bombs_beat)
 
 
 @numba.njit(cache=True)
@@ -124,6 +141,8 @@ def _holds(low, combo, table_size, rules):
 def _nth(combos, low, high, position, table_size, rules):
     """The legal move at ``position`` of a seat's list (its plays in ``[low, high)`` of
     ``combos``, in order, then the pass)."""
+    if not filtered(low, table_size, rules.bombs_beat):  # every combination there is legal
+        return combos[low + position] if low + position < high else PASS
     for j in range(max(low, 0), high):
         if _holds(low, combos[j], table_size, rules):
             if position == 0:
@@ -137,9 +156,12 @@ def _greedy(combos, low, high, table_size, rules):
     """:class:`big2.players.GreedyAgent`'s move from a seat's list: the first play, or the
     first of the longest when leading (an empty table); the pass when there is no play."""
     chosen, longest = PASS, 0
+    check = filtered(low, table_size, rules.bombs_beat)
+    if table_size and not check:  # following, every combination legal: the weakest
+        return combos[low] if low < high else PASS
     for j in range(max(low, 0), high):
         combo = combos[j]
-        if not _holds(low, combo, table_size, rules):
+        if check and not _holds(low, combo, table_size, rules):
             continue
         if table_size:
             return combo

@@ -89,6 +89,14 @@ def listed(combo, low, table_size, cards, sizes, rankings, first, bomb_kinds):
 
 
 @numba.njit(cache=True)
+def filtered(low, table_size, bombs_beat):
+    """Whether a seat's range from ``legal_ranges`` holds moves that are not legal, which
+    :func:`listed` tells apart: on the opening, and where bombs beat the table. Elsewhere
+    every combination in the range is legal (the fast path: no check per combination)."""
+    return low == MUST_HOLD_3D or (table_size != 0 and (bombs_beat >> table_size) & 1 != 0)
+
+
+@numba.njit(cache=True)
 def deal(game, state, cat):
     """Start game ``game`` from the hands already in ``state.hands[game]``."""
     state.played[game, :] = 0
@@ -202,7 +210,7 @@ def legal_ranges(slots, state, cat, lo, hi, may_pass, count):
             hi[i] = max(lo[i], np.searchsorted(row, cat.size_end[cat.size[t]]))
             may_pass[i] = True
             count[i] = hi[i] - lo[i] + 1
-            if (cat.bombs_beat >> cat.size[t]) & 1:  # bombs: bigger, after the range
+            if cat.bombs_beat and (cat.bombs_beat >> cat.size[t]) & 1:  # bombs: after the range
                 bombs = 0
                 for j in range(hi[i], n):
                     bombs += (cat.bomb_kinds >> cat.ranking[row[j]]) & 1
@@ -228,9 +236,10 @@ def fill_legal(
         k, first = 0, opening_bit(cat.opening_card)
         t = state.table[game]
         table_size = cat.size[t] if t != NO_TABLE else 0
+        check = filtered(lo[i], table_size, cat.bombs_beat)
         for j in range(max(lo[i], 0), hi[i]):
             combo = state.combos[game, seat, j]
-            if not listed(
+            if check and not listed(
                 combo, lo[i], table_size, cat.cards, cat.size, cat.ranking, first, cat.bomb_kinds
             ):
                 continue
