@@ -140,7 +140,7 @@ def apply(slots, moves, state, cat):
                 state.turn[game] = state.table_seat[game]
                 state.passes[game], state.locked[game] = 0, 0
             else:
-                state.turn[game] = (seat + 1) % cat.players
+                state.turn[game] = seat + 1 if seat + 1 < cat.players else 0  # no division
             continue
         taken = cat.cards[move]
         state.hands[game, seat] ^= taken
@@ -153,7 +153,7 @@ def apply(slots, moves, state, cat):
         if state.hands[game, seat] == 0:
             state.winner[game] = seat
         else:
-            state.turn[game] = (seat + 1) % cat.players
+            state.turn[game] = seat + 1 if seat + 1 < cat.players else 0
 
 
 @numba.njit(cache=True)
