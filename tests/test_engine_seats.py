@@ -15,10 +15,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+import observers
 from big2.board import Board
 from big2.game import Game
 from big2.hand_ranking import catalog
 from big2.rules import BOMBS, STANDARD, THREE_PLAYER, TWO_PLAYER, Rules
+from envs.batch_observers import batch_encoder, view_of
 from envs.engine import Games, Tables, max_combos, max_moves, reference_game
 from envs.kernels import deals
 from envs.kernels.turns import fill_legal, legal_ranges
@@ -147,3 +149,24 @@ def test_sizes_follow_the_players():
 def test_the_vector_env_refuses_other_counts_naming_the_aec_env():
     with pytest.raises(ValueError, match="vector env does not play the two-player rules yet"):
         Big2VectorEnv(4, rules="two-player")
+
+
+@pytest.mark.parametrize("rules", [THREE_BOMBS, TWO_PLAYER], ids=lambda r: r.name)
+@pytest.mark.parametrize("name", ["simple", "card_counting", "planes"])
+def test_batch_observers_of_fewer_players_fall_back_to_the_observers(rules: Rules, name: str):
+    observer = observers.make(name, rules)
+    encode, vectorised = batch_encoder(observer)
+    assert not vectorised  # the kernels seat four
+    board, rng = Board(rules, seed=8), random.Random(8)
+    game, games = Game.from_board(board), Games(1, Tables.of(rules))
+    games.deal(0, board.hands)
+    while not game.is_over:
+        seats = np.arange(rules.players)
+        got = np.zeros((rules.players, observer.size), np.float32)
+        encode(games, np.zeros(rules.players, np.int64), seats, got)
+        for seat in range(rules.players):
+            assert view_of(games, 0, seat) == game.view(seat)
+            assert np.array_equal(got[seat], observer.observe(game.view(seat)))
+        move = rng.choice(game.legal_moves())
+        game.play(move)
+        games.apply(np.array([0]), np.array([move.index if move else -1]))
