@@ -12,7 +12,10 @@
 opponents=None, reward="score", seed=None, critic_observer=None, move_features=None,
 autoreset_mode="SameStep", opponent_draw="seat", copy=True)``.
 The games run in a compiled engine (:mod:`envs.engine`) that the tests check move by
-move against :mod:`big2.game`.
+move against :mod:`big2.game`. The env seats four players: the engine plays two and three
+too, but the env's batch observers and seat layout do not yet, so it refuses the
+``three-player`` and ``two-player`` rules saying so (:func:`check_vector`; the AEC env
+plays them).
 
 **Buffers.** Everything ``reset`` and ``step`` return lives in arrays made once, with
 the env (:mod:`envs.outputs`), and each step writes only the rows
