@@ -23,7 +23,7 @@ import numpy as np
 
 from big2.hand_ranking import Ranking
 from big2.rules import Rules
-from envs.engine import MAX_COMBOS, Games, Tables
+from envs.engine import Games, Tables, max_combos
 from envs.kernels import heuristic, replies, search
 from envs.kernels.combos import enumerate_combos
 from envs.kernels.heuristic import HeuristicArrays
@@ -143,7 +143,7 @@ def plan_cost(hand: int, rules: Rules) -> float:
 def _fives(hand: int, rules: Rules) -> np.ndarray:
     """The catalog indices of the five-card hands in ``hand``, in catalog order."""
     tables = Tables.of(rules)
-    combos = np.empty(MAX_COMBOS, np.int64)
+    combos = np.empty(max_combos(rules), np.int64)
     n = enumerate_combos(np.uint64(hand), tables.arrays, combos)
     start = int(tables.size_end[4])
     return combos[:n][combos[:n] >= start]

@@ -1,11 +1,14 @@
 """The batched Big Two engine: the rules of :mod:`big2.game` over arrays, compiled by numba.
 
-:class:`Tables` holds one rules preset's catalog as arrays; :class:`Games` holds N games
-as arrays (hands, played cards, table, turn, the move log and, per seat, the catalog
-indices of every combination still in its hand, sorted, as :class:`big2.game.Game`
-keeps them). The kernels of :mod:`envs.kernels.turns` deal, list legal moves and apply
-moves for many games in one call. ``big2.game`` stays the readable reference: the tests
-replay thousands of games through both and compare every move, observation and score.
+:class:`Tables` holds one rules preset's catalog as arrays; :class:`Games` holds N games as
+arrays (hands, played cards, table, turn, the move log and, per seat, the catalog indices of
+every combination still in its hand, sorted, as :class:`big2.game.Game` keeps them). It
+plays 2, 3 or 4 players: the per-seat arrays have one column per seat of the rules
+(``rules.players``; no unused seats), and the capacities (:func:`max_combos`,
+:func:`max_moves`) follow the rules. The kernels of :mod:`envs.kernels.turns` deal, list
+legal moves and apply moves for many games in one call. ``big2.game`` stays the readable
+reference: the tests replay thousands of games through both and compare every move,
+observation and score.
 
 A move is a catalog index, or :data:`envs.kernels.turns.PASS` (-1).
 
@@ -23,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -36,10 +40,12 @@ from envs.kernels import deals, turns
 from envs.kernels.turns import CatalogArrays, GameArrays
 
 # Every combination is a distinct subset of 1 to 5 cards of a 13-card hand, so a hand
-# holds at most C(13,1) + ... + C(13,5) of them: the per-seat capacity of the combo lists.
+# holds at most C(13,1) + ... + C(13,5) of them: the per-seat capacity of the combo lists
+# of four players (max_combos for others).
 MAX_COMBOS = 13 + 78 + 286 + 715 + 1287
 # At most 49 plays (the winner's 13 cards, 12 for each other seat) and 3 passes after
-# each but the last, plus CHARLESWORTH's automatic opening: the move-log capacity.
+# each but the last, plus CHARLESWORTH's automatic opening: the move-log capacity of four
+# players (max_moves for others).
 MAX_MOVES = 49 + 3 * 48 + 1
 OPENINGS = {"contains": 0, "auto": 1, "free": 2}
 
@@ -49,6 +55,7 @@ class Tables:
     """One rules preset's catalog as arrays (build with :meth:`of`, cached per rules)."""
 
     rules: Rules
+    players: int  # the seats of a game (2, 3 or 4)
     cards: np.ndarray  # uint64 (C,): the cards of catalog entry i
     size: np.ndarray  # int8 (C,)
     ranking: np.ndarray  # int8 (C,): its Ranking
@@ -59,7 +66,7 @@ class Tables:
     low_start: np.ndarray  # int32 (13 * 16 * 3 + 1,): pairs/triples ranges, see _low_tables
     low_items: np.ndarray  # int32: catalog indices of singles, pairs, triples per rank mask
     straights: np.ndarray  # int64 (S, 5): the ranks of each straight (a row)
-    penalty: np.ndarray  # int64 (14,): what a loser holding n cards pays
+    penalty: np.ndarray  # int64 (largest hand + 1,): what a loser holding n cards pays
     four_card_plays: bool
     five_card_quads: bool
     flushes: bool  # flushes exist (five_card_hands)
@@ -89,6 +96,7 @@ class Tables:
         size_end = np.array([cat.size_end(n) for n in range(6)], dtype=np.int32)
         return Tables(
             rules=rules,
+            players=rules.players,
             cards=cards,
             size=np.array([c.size for c in cat], dtype=np.int8),
             ranking=np.array([c.ranking for c in cat], dtype=np.int8),
@@ -99,7 +107,7 @@ class Tables:
             low_start=low_start,
             low_items=low_items,
             straights=np.array(cat.straights, dtype=np.int64).reshape(-1, 5),
-            penalty=np.array([rules.penalty(n) for n in range(14)], dtype=np.int64),
+            penalty=np.array([rules.penalty(n) for n in range(rules.largest_hand + 1)], np.int64),
             four_card_plays=rules.four_card_plays,
             five_card_quads=rules.five_card_quads,
             flushes=cat.flushes,
@@ -114,14 +122,40 @@ class Tables:
 
 
 def check_compiled(rules: Rules) -> None:
-    """ValueError, naming what the compiled engine lacks, for rules it does not play:
-    other player counts than four."""
-    if rules.players != 4:
-        raise ValueError(
-            f"the compiled engine (the vector env, the compiled opponents and search) does not "
-            f"play the {rules.name} rules yet: {rules.players} players (it seats four); play "
-            f"them with big2.game.Game, the Python agents and the arena's Python engine"
+    """ValueError, naming what the compiled engine lacks, for rules it does not play.
+
+    It plays every rules value (2, 3 or 4 players); the vector env, which seats four, has
+    its own check (:func:`envs.vector.check_vector`).
+    """
+    if rules.players not in (2, 3, 4):  # Rules refuses these already: kept as the place
+        raise ValueError(  # for what the engine may lack some day
+            f"the compiled engine does not play the {rules.name} rules: {rules.players} players"
         )
+
+
+def max_combos(rules: Rules) -> int:
+    """The per-seat capacity of the combo lists: the combinations (subsets of 1 to 5 cards)
+    of the largest hand, but never more than the catalog holds (a hand's combinations are
+    distinct catalog entries; 26-card hands would otherwise need ~84,000 slots a seat).
+
+    >>> from big2.rules import STANDARD, THREE_PLAYER
+    >>> max_combos(STANDARD) == MAX_COMBOS, max_combos(THREE_PLAYER)
+    (True, 12615)
+    """
+    subsets = sum(math.comb(rules.largest_hand, k) for k in range(1, 6))
+    return min(subsets, len(catalog(rules)))
+
+
+def max_moves(rules: Rules) -> int:
+    """The move-log capacity: at most ``52 - (players - 1)`` plays (every loser keeps a
+    card), ``players - 1`` passes after each but the last, and an automatic opening.
+
+    >>> from big2.rules import STANDARD, TWO_PLAYER
+    >>> max_moves(STANDARD) == MAX_MOVES, max_moves(TWO_PLAYER)
+    (True, 102)
+    """
+    plays = 52 - (rules.players - 1)
+    return plays + (rules.players - 1) * (plays - 1) + 1
 
 
 def _low_tables(cat: object) -> tuple[np.ndarray, np.ndarray]:
@@ -137,13 +171,19 @@ def _low_tables(cat: object) -> tuple[np.ndarray, np.ndarray]:
 
 
 class Games:
-    """N games as arrays; see the module docstring. Slots are dealt with :meth:`deal`."""
+    """N games as arrays; see the module docstring. Slots are dealt with :meth:`deal`.
+
+    The per-seat arrays (``hands``, ``played``, ``kinds``, ``combos``, ``n_combos``) have
+    ``tables.players`` columns; the log holds :func:`max_moves` moves and each seat's combo
+    list :func:`max_combos` entries.
+    """
 
     def __init__(self, n: int, tables: Tables) -> None:
         self.n, self.tables = n, tables
-        self.hands = np.zeros((n, 4), np.uint64)
-        self.played = np.zeros((n, 4), np.uint64)
-        self.kinds = np.zeros((n, 4), np.int32)  # bit r: the seat played a Ranking r
+        seats, moves = tables.players, max_moves(tables.rules)
+        self.hands = np.zeros((n, seats), np.uint64)
+        self.played = np.zeros((n, seats), np.uint64)
+        self.kinds = np.zeros((n, seats), np.int32)  # bit r: the seat played a Ranking r
         self.turn = np.zeros(n, np.int64)
         self.table = np.full(n, -1, np.int64)  # catalog index, -1 when empty
         self.table_seat = np.full(n, -1, np.int64)
@@ -152,11 +192,11 @@ class Games:
         self.opening = np.zeros(n, np.bool_)
         self.winner = np.full(n, -1, np.int64)
         self.n_moves = np.zeros(n, np.int64)
-        self.log_seat = np.zeros((n, MAX_MOVES), np.int8)
-        self.log_move = np.zeros((n, MAX_MOVES), np.int16)
-        self.log_table = np.zeros((n, MAX_MOVES), np.int16)
-        self.combos = np.zeros((n, 4, MAX_COMBOS), np.int16)
-        self.n_combos = np.zeros((n, 4), np.int64)
+        self.log_seat = np.zeros((n, moves), np.int8)
+        self.log_move = np.zeros((n, moves), np.int16)
+        self.log_table = np.zeros((n, moves), np.int16)
+        self.combos = np.zeros((n, seats, max_combos(tables.rules)), np.int16)
+        self.n_combos = np.zeros((n, seats), np.int64)
         # the kernels' view of the arrays above, made once: they are written in place,
         # never rebound (a profile of search rollouts spent 6% building it per call)
         self._arrays = GameArrays(*(getattr(self, name) for name in GameArrays._fields))
@@ -165,7 +205,13 @@ class Games:
         self._entries: list[tuple[int, list[LogEntry]]] = [(0, []) for _ in range(n)]
 
     def deal(self, slot: int, hands: tuple[int, ...]) -> None:
-        """Start a new game in ``slot`` from four dealt hands (a :class:`big2.board.Board`'s)."""
+        """Start a new game in ``slot`` from the dealt hands (a :class:`big2.board.Board`'s:
+        one per seat of the rules)."""
+        if len(hands) != self.tables.players:
+            raise ValueError(
+                f"the {self.tables.rules.name} rules seat {self.tables.players} players, "
+                f"got {len(hands)} hands"
+            )
         self.hands[slot] = np.array(hands, dtype=np.uint64)
         self.dealt[slot] += 1
         turns.deal(slot, self.arrays, self.tables.arrays)
@@ -208,7 +254,7 @@ class Games:
         return tuple(self.final_scores(np.array([slot]))[0].tolist())
 
     def final_scores(self, slots: np.ndarray) -> np.ndarray:
-        """(M, 4): the final scores of the finished games of ``slots``, all at once (the
+        """(M, players): the final scores of the finished games of ``slots``, all at once (the
         winner is paid what the others' penalties for their cards left add up to)."""
         pay = self.tables.penalty[np.bitwise_count(self.hands[slots])]
         scores: np.ndarray = -pay

@@ -63,7 +63,7 @@ class CompiledRollouts:
         history = np.array([_index(e.move) for e in view.history], np.int64)
         candidates = np.array([_index(m) for m in moves], np.int64)
         wins = np.zeros(len(moves), np.int64)
-        hands = np.array(deals, np.uint64).reshape(-1, 4)
+        hands = np.array(deals, np.uint64).reshape(-1, rules.players)
         state, cat, heur = games.arrays, games.tables.arrays, heuristic_arrays(rules)
         search.rollout_wins(hands, history, candidates, view.seat, state, cat, heur, wins)
         return [int(w) for w in wins]

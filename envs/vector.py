@@ -12,7 +12,10 @@
 opponents=None, reward="score", seed=None, critic_observer=None, move_features=None,
 autoreset_mode="SameStep", opponent_draw="seat", copy=True)``.
 The games run in a compiled engine (:mod:`envs.engine`) that the tests check move by
-move against :mod:`big2.game`.
+move against :mod:`big2.game`. The env seats four players: the engine plays two and three
+too, but the env's batch observers and seat layout do not yet, so it refuses the
+``three-player`` and ``two-player`` rules saying so (:func:`check_vector`; the AEC env
+plays them).
 
 **Buffers.** Everything ``reset`` and ``step`` return lives in arrays made once, with
 the env (:mod:`envs.outputs`), and each step writes only the rows
@@ -160,7 +163,7 @@ from big2.rules import get as get_rules
 from envs import codecs
 from envs.decisions import BatchPolicy as BatchPolicy  # its home; the env's name for it too
 from envs.decisions import DecisionMaker, Legal
-from envs.engine import Games, Tables, check_compiled
+from envs.engine import Games, Tables
 from envs.kernels.deals import Generators
 from envs.kernels.turns import find_actions
 from envs.opponents import SELF_ALL as SELF_ALL  # the env's name for it too
@@ -209,7 +212,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         self.num_envs, self.reward_mode = num_envs, reward
         self.num_games = num_envs // self.seats_per_game
         self.rules = get_rules(rules)
-        check_compiled(self.rules)  # before the observers, which would refuse less clearly
+        check_vector(self.rules)  # before the observers, which would refuse less clearly
         self.observer = self._observer(observer)
         self.codec = codecs.for_rules(actions, self.rules)
         critic = None if critic_observer is None else self._observer(critic_observer)
@@ -510,6 +513,26 @@ def _copied(value: Any) -> Any:
             out[i] = _copied(value[i])
         return out
     return value.copy() if isinstance(value, np.ndarray) else value
+
+
+def check_vector(rules: Rules) -> None:
+    """ValueError, naming what the vector env lacks, for rules it does not play: other
+    player counts than four (the compiled engine, :mod:`envs.engine`, plays them; the
+    batch observers and the env's seat layout do not yet).
+
+    >>> from big2.rules import THREE_PLAYER
+    >>> check_vector(THREE_PLAYER)
+    Traceback (most recent call last):
+    ...
+    ValueError: the vector env does not play the three-player rules yet: 3 players (it seats ...
+    """
+    if rules.players != 4:
+        raise ValueError(
+            f"the vector env does not play the {rules.name} rules yet: {rules.players} players "
+            f"(it seats four: its batch observers and seat layout); play them with the AEC env "
+            f"(envs.big2_env, big2/BigTwo-v0), which plays them, or batched with "
+            f"envs.engine.Games and envs.compiled_heuristic"
+        )
 
 
 def _check_size(num_envs: Any, seats: int) -> None:

@@ -17,7 +17,7 @@ import pytest
 import observers
 from big2.players import HeuristicAgent, load_agent
 from big2.players.search import AgentRollouts, SearchAgent, sample_deal
-from big2.rules import CHARLESWORTH, FIVE_CARD_HANDS, STANDARD, Rules
+from big2.rules import CHARLESWORTH, FIVE_CARD_HANDS, STANDARD, THREE_PLAYER, TWO_PLAYER, Rules
 from envs.rollouts import CompiledRollouts, PolicyRollouts
 from training.checkpoint import NetworkAgent
 from training.config import Config
@@ -34,16 +34,21 @@ PRESETS = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH, VARIANT], id
 
 
 @PRESETS
-def test_compiled_rollouts_count_the_python_wins(rules: Rules):
+def test_compiled_rollouts_count_the_python_wins(rules: Rules, views: int = 40):
     python, compiled, rng = AgentRollouts(HeuristicAgent()), CompiledRollouts(), random.Random(1)
     games = 0
-    for view, legal in sample_views(rules, 40, seed=2):
+    for view, legal in sample_views(rules, views, seed=2):
         moves = legal[:6]
         deals = [sample_deal(view, rng) for _ in range(6)]
         want = python.wins(view, deals, moves)
         assert compiled.wins(view, deals, moves) == want, (view, moves, deals)
         games += len(deals) * len(moves)
-    assert games > 40 * 6
+    assert games > views * 6
+
+
+@pytest.mark.parametrize("rules", [THREE_PLAYER, TWO_PLAYER], ids=lambda r: r.name)
+def test_compiled_rollouts_count_the_python_wins_of_fewer_players(rules: Rules):
+    test_compiled_rollouts_count_the_python_wins(rules, views=25)
 
 
 def test_search_with_either_rollouts_chooses_the_same_moves():

@@ -145,8 +145,8 @@ def test_the_compiled_engine_plays_the_four_player_variants_as_the_python_one(ru
 
 
 @pytest.mark.parametrize("name", ["three-player", "two-player"])
-def test_rules_the_compiled_engine_does_not_play_yet_are_refused_saying_why(name):
-    with pytest.raises(ValueError, match=rf"does not play the {name} rules yet: .*big2.game"):
+def test_rules_the_vector_env_does_not_play_yet_are_refused_saying_why(name):
+    with pytest.raises(ValueError, match=rf"vector env does not play the {name} rules yet: .*AEC"):
         Big2VectorEnv(4, rules=name)
 
 

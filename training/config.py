@@ -45,9 +45,9 @@ from big2.evaluation.backends import BACKENDS
 from big2.players.specs import BASELINES, load_agent
 from big2.rules import get as get_rules
 from envs import codecs
-from envs.engine import check_compiled
 from envs.opponents import DRAWS
 from envs.rewards import REWARDS
+from envs.vector import check_vector
 from observers import moves
 from observers.base import Observer
 from observers.moves import MoveFeatures
@@ -319,7 +319,7 @@ class Config:
             raise ValueError("--ray-address needs --backend ray")
         check_device(self.device)
         rules = get_rules(self.rules)
-        check_compiled(rules)  # the compiled engine plays these rules (else ValueError why)
+        check_vector(rules)  # the vector env plays these rules (else ValueError why)
         codecs.make(self.actions, rules)
         self._check_opponents()
         for flag in ("plan_features", "reply_features", "action_context"):

@@ -1,10 +1,12 @@
 """Dealing, compiled: CPython's ``random.Random`` as far as :class:`big2.board.Board` uses it.
 
-:class:`big2.board.Board` deals by ``rng.shuffle(list(range(52)))`` and hands seat ``s``
-the cards ``rest[13 * s : 13 * s + 13]``. The kernels here run the same Mersenne Twister
-(MT19937: the twist and tempering of CPython's ``Modules/_randommodule.c``), the same
-``getrandbits``, ``_randbelow_with_getrandbits`` and ``shuffle`` (of ``Lib/random.py``,
-CPython 3.11), over N generators kept in two arrays allocated once:
+:class:`big2.board.Board` deals by ``rng.shuffle(list(range(52)))`` and hands seat ``s`` of
+``players`` the cards ``rest[h * s : h * s + h]``, ``h = 52 // players`` (the leftover, of
+three players, to the opening card's holder: :func:`big2.board.leftover_seat`). The kernels
+here run the same Mersenne Twister (MT19937: the twist and tempering of CPython's
+``Modules/_randommodule.c``), the same ``getrandbits``, ``_randbelow_with_getrandbits`` and
+``shuffle`` (of ``Lib/random.py``, CPython 3.11), over N generators kept in two arrays
+allocated once:
 
 - ``mt``: uint32 (N, 624), each generator's state words;
 - ``index``: int64 (N,), the position of its next word (CPython's ``index``, 624 when the
@@ -45,7 +47,6 @@ UPPER_MASK = 0x80000000
 LOWER_MASK = 0x7FFFFFFF
 STATE_VERSION = 3  # random.Random.getstate()'s first item (CPython 3.2 and later)
 DECK = 52
-HAND = 13
 
 
 # ------------------------------------------------------------------ Python: the states
@@ -214,23 +215,48 @@ def shuffle(mt, index, slot, x):
 
 
 @numba.njit(cache=True)
-def deal_slot(slot, mt, index, hands):
-    """Deal one game with slot ``slot``'s generator into ``hands[slot, 0..3]`` (uint64 masks)."""
+def deal_slot(slot, mt, index, hands, opening_card=0):
+    """Deal one game with slot ``slot``'s generator into ``hands[slot]`` (uint64 masks, one
+    per seat: ``hands.shape[1]`` players of ``52 // players`` cards), as
+    :class:`big2.board.Board` deals: the leftover card (three players) goes to the holder
+    of ``opening_card``, or, being that card, to the holder of the lowest card dealt."""
     deck = np.arange(DECK)
     index[slot] = _shuffle(mt[slot], index[slot], deck)
-    for seat in range(4):
+    players = hands.shape[1]
+    size = DECK // players
+    for seat in range(players):
         hand = 0
-        for i in range(HAND * seat, HAND * seat + HAND):
+        for i in range(size * seat, size * seat + size):
             hand |= 1 << deck[i]
         hands[slot, seat] = hand
+    for i in range(size * players, DECK):
+        seat = _leftover_seat(hands[slot], deck[i], opening_card)
+        hands[slot, seat] |= np.uint64(1) << np.uint64(deck[i])
 
 
 @numba.njit(cache=True)
-def deal(slots, mt, index, hands):
-    """Deal the next game of each slot of ``slots`` into ``hands[slot]`` (an (N, 4) uint64
-    array, as :attr:`envs.engine.Games.hands`), each with its own generator."""
+def _leftover_seat(hands, card, opening_card):
+    """:func:`big2.board.leftover_seat` of card index ``card`` (``hands``: one game's)."""
+    if card != opening_card:
+        target = np.uint64(1) << np.uint64(opening_card)
+    else:
+        dealt = np.uint64(0)
+        for hand in hands:
+            dealt |= hand
+        target = dealt & (~dealt + np.uint64(1))  # the lowest card dealt
+    for seat in range(hands.shape[0]):
+        if hands[seat] & target:
+            return seat
+    return -1
+
+
+@numba.njit(cache=True)
+def deal(slots, mt, index, hands, opening_card=0):
+    """Deal the next game of each slot of ``slots`` into ``hands[slot]`` (an (N, players)
+    uint64 array, as :attr:`envs.engine.Games.hands`), each with its own generator
+    (``opening_card``: the rules' opening card index, which the leftover card follows)."""
     for i in range(slots.shape[0]):
-        deal_slot(slots[i], mt, index, hands)
+        deal_slot(slots[i], mt, index, hands, opening_card)
 
 
 @numba.njit(cache=True)
@@ -240,5 +266,5 @@ def deal_games(slots, mt, index, state, cat):
     :meth:`envs.engine.Games.deal` does with a :class:`big2.board.Board`'s hands (its
     Python log cache, ``Games._entries``, is the caller's to clear)."""
     for i in range(slots.shape[0]):
-        deal_slot(slots[i], mt, index, state.hands)
+        deal_slot(slots[i], mt, index, state.hands, cat.opening_card)
         start_game(slots[i], state, cat)

@@ -40,7 +40,7 @@ from envs.kernels.bits import lookup, popcount
 from envs.kernels.turns import NO_TABLE, PASS, filtered, legal_ranges, listed, opening_bit
 
 TWO_RANK = N_RANKS - 1  # a combination holding a 2 is a control one
-PLAN_CAPACITY = 13  # a plan holds at most one combination per card
+PLAN_CAPACITY = 26  # a plan holds at most one combination per card of the largest hand
 NO_FIVE = -1  # best_fives: no five-card hand taken out
 ALL_CARDS = np.uint64(DECK)
 NIBBLE = np.uint64(15)  # the four suits of one rank
@@ -356,10 +356,11 @@ def follow(parts, plays, may_pass, hand, fives, game, seat, state, cat, heur):
 
 @numba.njit(cache=True)
 def fewest_opponent_cards(game, seat, state):
-    """``_fewest_opponent_cards``: the smallest hand among the other three seats."""
-    fewest = popcount(state.hands[game, (seat + 1) % 4])
-    for step in (2, 3):
-        fewest = min(fewest, popcount(state.hands[game, (seat + step) % 4]))
+    """``_fewest_opponent_cards``: the smallest hand among the other seats."""
+    players = state.hands.shape[1]
+    fewest = popcount(state.hands[game, (seat + 1) % players])
+    for step in range(2, players):
+        fewest = min(fewest, popcount(state.hands[game, (seat + step) % players]))
     return fewest
 
 
@@ -374,8 +375,9 @@ def acting_seat(game, state, cat):
 @numba.njit(cache=True)
 def _unseen(game, seat, state):
     """``View.unseen``: cards not in the seat's hand and not played."""
-    played = state.played[game, 0] | state.played[game, 1]
-    played |= state.played[game, 2] | state.played[game, 3]
+    played = np.uint64(0)
+    for other in range(state.played.shape[1]):
+        played |= state.played[game, other]
     return ALL_CARDS & ~state.hands[game, seat] & ~played
 
 

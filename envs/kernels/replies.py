@@ -18,17 +18,28 @@ from envs.kernels.turns import PASS
 
 @numba.njit(cache=True)
 def beaters(combo, game, seat, unseen, cheat, state, cat, heur):
-    """The opponents of ``seat`` that could beat ``combo``, as bits (1: next, 2: across,
-    4: previous): with ``cheat``, those whose hand holds a combination that does; without,
-    those holding enough cards, when the ``unseen`` ones do (asked once, not per seat)."""
+    """The opponents of ``seat`` that could beat ``combo``, as bits (1: next, 2: across, 4:
+    previous; see :func:`_column` for fewer players): with ``cheat``, those whose hand holds
+    a combination that does; without, those holding enough cards, when the ``unseen`` ones
+    do (asked once, not per seat)."""
     if not cheat and not beatable(unseen, combo, cat, heur):
         return 0
-    bits = 0
-    for step in range(1, 4):
-        hand = state.hands[game, (seat + step) % 4]
+    bits, players = 0, cat.players
+    for step in range(1, players):
+        hand = state.hands[game, (seat + step) % players]
         if beatable(hand, combo, cat, heur) if cheat else popcount(hand) >= cat.size[combo]:
-            bits |= 1 << (step - 1)
+            bits |= 1 << _column(step, players)
     return bits
+
+
+@numba.njit(cache=True)
+def _column(step, players):
+    """The column of the opponent ``step`` seats on: 0 next, 1 across, 2 previous (of three
+    players the second opponent is previous; of two the one opponent is next), as
+    ``observers.moves``' reply columns."""
+    if step == players - 1 and players > 2:
+        return 2
+    return step - 1
 
 
 @numba.njit(cache=True)

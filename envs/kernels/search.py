@@ -20,7 +20,7 @@ BASE, SCRATCH = 0, 1  # the two games the kernel uses
 
 @numba.njit(cache=True)
 def rollout_wins(deals, history, candidates, seat, state, cat, heur, wins):
-    """``wins[k]`` += the deals of ``deals`` (rows of four starting hands) that ``seat``
+    """``wins[k]`` += the deals of ``deals`` (rows of starting hands, one per seat) that ``seat``
     wins after candidate ``candidates[k]`` (catalog index or PASS), once ``history`` (the
     moves so far, the rules' automatic ones included) is replayed and the heuristic plays
     every seat from there."""
@@ -74,7 +74,7 @@ def copy_game(source, i, target, j):
     target.log_seat[j, :n] = source.log_seat[i, :n]
     target.log_move[j, :n] = source.log_move[i, :n]
     target.log_table[j, :n] = source.log_table[i, :n]
-    for s in range(4):
+    for s in range(source.n_combos.shape[1]):
         k = source.n_combos[i, s]
         target.combos[j, s, :k] = source.combos[i, s, :k]
         target.n_combos[j, s] = k

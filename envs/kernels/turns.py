@@ -56,6 +56,7 @@ class CatalogArrays(NamedTuple):
     low_start: np.ndarray
     low_items: np.ndarray
     straights: np.ndarray
+    players: int  # the seats of a game (2, 3 or 4)
     four_card_plays: bool
     five_card_quads: bool
     flushes: bool
@@ -103,7 +104,7 @@ def deal(game, state, cat):
     state.kinds[game, :] = 0
     state.table[game], state.table_seat[game], state.passes[game] = NO_TABLE, -1, 0
     state.locked[game], state.winner[game], state.n_moves[game] = 0, -1, 0
-    for seat in range(4):
+    for seat in range(cat.players):
         hand, combos = state.hands[game, seat], state.combos[game, seat]
         state.n_combos[game, seat] = enumerate_combos(hand, cat, combos)
         if state.hands[game, seat] & opening_bit(cat.opening_card):
@@ -134,12 +135,12 @@ def apply(slots, moves, state, cat):
             state.passes[game] += 1
             if cat.pass_locks_out:
                 state.locked[game] |= 1 << seat
-            if state.passes[game] == 3:
-                state.table[game] = NO_TABLE  # three passes clear the table for its owner
+            if state.passes[game] == cat.players - 1:  # everyone else passed: the table
+                state.table[game] = NO_TABLE  # clears for its owner
                 state.turn[game] = state.table_seat[game]
                 state.passes[game], state.locked[game] = 0, 0
             else:
-                state.turn[game] = (seat + 1) % 4
+                state.turn[game] = seat + 1 if seat + 1 < cat.players else 0  # no division
             continue
         taken = cat.cards[move]
         state.hands[game, seat] ^= taken
@@ -152,7 +153,7 @@ def apply(slots, moves, state, cat):
         if state.hands[game, seat] == 0:
             state.winner[game] = seat
         else:
-            state.turn[game] = (seat + 1) % 4
+            state.turn[game] = seat + 1 if seat + 1 < cat.players else 0
 
 
 @numba.njit(cache=True)
