@@ -37,7 +37,14 @@ from big2.cards import DECK, N_RANKS
 from big2.hand_ranking import Ranking
 from big2.players.heuristic import DANGER, KEEP_CONTROL_PLAN, LOW_RANK, MAX_FIVES, SPLIT_TOLERANCE
 from envs.kernels.bits import lookup, popcount
-from envs.kernels.turns import NO_TABLE, PASS, filtered, legal_ranges, listed, opening_bit
+from envs.kernels.turns import (
+    MUST_HOLD_3D,
+    NO_TABLE,
+    PASS,
+    filtered,
+    legal_ranges,
+    opening_bit,
+)
 
 TWO_RANK = N_RANKS - 1  # a combination holding a 2 is a control one
 PLAN_CAPACITY = 26  # a plan holds at most one combination per card of the largest hand
@@ -83,11 +90,14 @@ def _legal_plays(game, lo, hi, state, cat, plays):
     k, check = 0, filtered(lo, size, cat.bombs_beat)
     for j in range(max(lo, 0), hi):
         combo = state.combos[game, seat, j]
-        if not check or listed(
-            combo, lo, size, cat.cards, cat.size, cat.ranking, first, cat.bomb_kinds
-        ):
-            plays[k] = combo
-            k += 1
+        if check:  # listed(), written out: a call per combination is slow
+            if lo == MUST_HOLD_3D:
+                if not cat.cards[combo] & first:
+                    continue
+            elif cat.size[combo] != size and not (cat.bomb_kinds >> cat.ranking[combo]) & 1:
+                continue
+        plays[k] = combo
+        k += 1
     return k
 
 
