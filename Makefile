@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,distributed,examples,openspiel]'
 	touch $(STAMP)
 
-# one pytest-xdist worker per core, at most 4 (each holds torch and numba's kernels): on
-# a clean clone, set-up included, 537-595 s on 2 cores (Intel Xeon, idle, 2026-12-01, two
-# runs; 488-544 s of it pytest, whose first tests compile numba's kernels)
+# one pytest-xdist worker per core, at most 4 (each holds torch and numba's kernels), an
+# idle worker taking queued tests from the busy one (worksteal): on a clean clone, set-up
+# included, 498 s on 2 cores (Intel Xeon, idle, 2026-12-02, 2,210 tests; 443 s of it
+# pytest, whose first tests compile numba's kernels)
 # (TEST_WORKERS=0: one process);
 # the lab's tests run by `make lab-test`
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
