@@ -37,6 +37,13 @@ GAMES = [
         ("random:10", "heuristic", "greedy", "heuristic"),
     ),
     ("standard-search", "standard", 707, ("search:1", "heuristic", "greedy", "heuristic")),
+    # the other presets (docs/rules.md): one game each, heuristic beside baselines
+    ("taiwan-heuristic", "taiwan", 808, ("heuristic", "random:11", "greedy", "heuristic")),
+    ("pusoy-dos-heuristic", "pusoy-dos", 909, ("greedy", "heuristic", "random:12", "heuristic")),
+    ("bombs-heuristic", "bombs", 1010, ("heuristic", "greedy", "heuristic", "random:13")),
+    ("western-heuristic", "western", 1111, ("random:14", "heuristic", "heuristic", "greedy")),
+    ("three-player-heuristic", "three-player", 1212, ("heuristic", "greedy", "random:15")),
+    ("two-player-heuristic", "two-player", 1313, ("heuristic", "greedy")),
 ]
 SEARCH = {"determinizations": 4, "max_determinizations": 8, "candidates": 3}
 

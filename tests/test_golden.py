@@ -14,7 +14,7 @@ import pytest
 from big2.game import Game
 from big2.log import GameLog
 from big2.players import GreedyAgent, HeuristicAgent, RandomAgent, SearchAgent
-from big2.rules import get
+from big2.rules import PRESETS, get
 
 NAMES = [spec[0] for spec in make_golden.GAMES]
 
@@ -25,9 +25,10 @@ def load(name: str) -> dict:
 
 def test_one_file_per_game_and_every_kind_of_player():
     on_disk = sorted(p.stem for p in make_golden.DIR.glob("*.json"))
-    assert on_disk == sorted(NAMES) and len(NAMES) == 7
+    assert on_disk == sorted(NAMES) and len(NAMES) == 13
     presets = [spec[1] for spec in make_golden.GAMES]
     assert presets.count("standard") == 4 and presets.count("charlesworth") == 3
+    assert set(presets) == set(PRESETS)  # a golden game under every preset
     kinds = {
         type(make_golden.make_agent(a, spec[1])) for spec in make_golden.GAMES for a in spec[3]
     }
