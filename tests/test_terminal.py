@@ -22,6 +22,7 @@ from big2.log import GameLog
 from big2.players import GreedyAgent, RandomAgent
 from big2.players.heuristic import HeuristicAgent
 from big2.rules import CHARLESWORTH, STANDARD
+from big2.rules import get as get_rules
 
 SEED = 0  # seat 0 holds 3D 3C 4D 4C 4S 6D TD JC QD QH KC AC 2C and leads
 ENV = {**os.environ, "PYTHONUTF8": "1"}
@@ -293,7 +294,8 @@ def test_play_and_serve_refuse_two_specs_alike():
     for command in ("play", "serve"):
         result = cli(command, "--opponents", "random", "greedy")
         assert result.returncode == 1
-        assert f"big2 {command}: --opponents takes one agent spec or three, not 2" in result.stderr
+        takes = "--opponents takes one agent spec or 3 (one per other seat of the standard rules)"
+        assert f"big2 {command}: {takes}, not 2" in result.stderr
     from big2.app.cli import parser
 
     serve = parser().parse_args(["serve", "--agents", "random", "greedy", "heuristic"])
@@ -390,3 +392,29 @@ def test_the_terminal_gives_the_pages_reasons(tmp_path):
                            opponents=[GreedyAgent()] * 3)  # fmt: skip
     game.play(seed=SEED)
     assert [line for line in out if line in reasons] == reasons
+
+
+@pytest.mark.parametrize("name", ["three-player", "two-player"])
+def test_a_person_plays_a_game_of_fewer_seats_to_the_end(tmp_path, name):
+    rules = get_rules(name)
+    out, script = [], Script(["1"] * 300)  # always the first legal move
+    opponents = [GreedyAgent() for _ in range(rules.players - 1)]
+    session = TerminalGame(opponents, rules, 0, tmp_path, False, read=script, write=out.append)
+    game = session.play(seed=SEED)
+    assert game.is_over and len(game.hands) == rules.players
+    (saved,) = tmp_path.glob("*.json")
+    log = GameLog.from_json(saved.read_text(encoding="utf-8"))
+    assert log.rules == rules and len(log.players) == rules.players and log.moves == game.log.moves
+    with pytest.raises(ValueError, match=rf"needs {rules.players - 1} opponents, got 3"):
+        TerminalGame([GreedyAgent()] * 3, rules, 0, tmp_path)
+
+
+def test_cards_are_named_in_the_rules_suit_order(tmp_path):
+    taiwan = get_rules("taiwan")
+    out, script = [], Script(["3c", *["1"] * 300])  # under taiwan the 3C (bit 0) leads
+    opponents = [GreedyAgent() for _ in range(3)]
+    session = TerminalGame(opponents, taiwan, 0, tmp_path, False, read=script, write=out.append)
+    game = session.play(seed=SEED)  # seat 0 holds bit 0 (see test_board_of_the_seed)
+    assert game.log.moves[0].move == HandRanking.from_str("3C", taiwan)
+    assert game.log.moves[0].move.cards == 1
+    assert any("3♣ 3♦ 4♣ 4♦" in line for line in out)  # bits 0 to 3: clubs below diamonds

@@ -172,13 +172,18 @@ UNKNOWN = (
          r"argument --rules: unknown rules 'hearts'; expected one of \['bombs', "),
         (["arena", "--agents", "random", "random", "--rules", "house.toml"],
          r"argument --rules: cannot read rules file house.toml"),
-        (["play", "--rules", "three-player", "--seed", "1"],
-         r"big2 play: the three-player rules seat 3; the terminal game and the page seat four"),
+        (["serve", "--rules", "three-player", "--port", "0"],
+         r"big2 serve: the three-player rules seat 3; the page seats four"),
+        (["play", "--rules", "two-player", "--seat", "2", "--seed", "1"],
+         r"big2 play: --seat 2: the two-player rules seat 0..1"),
+        (["play", "--rules", "three-player", "--opponents", "random", "random", "random"],
+         r"big2 play: --opponents takes one agent spec or 2 \(one per other seat"),
         pytest.param(["play", "--opponents", "bogus", "--seed", "1"], "big2 play: " + UNKNOWN,
                      marks=pytest.mark.slow),  # ~5 s: unknown names try the checkpoint loader
     ],
     ids=["arena-unknown-agent", "arena-no-deals", "arena-three-agents", "arena-unknown-rules",
-         "arena-missing-rules-file", "play-three-players", "play-unknown-agent"],
+         "arena-missing-rules-file", "serve-three-players", "play-seat-two-of-two",
+         "play-three-opponents-of-three-players", "play-unknown-agent"],
 )  # fmt: skip
 def test_cli_errors_name_the_choices(tmp_path, args, message):
     result = cli(*args, cwd=tmp_path)  # play would save logs under ./big2_logs

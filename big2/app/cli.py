@@ -13,8 +13,9 @@
 - ``big2 demo [--seed N]``: print one seeded game between baseline players.
 - ``big2 --version``: the installed version.
 
-``play`` and ``serve`` take their three agents alike: ``--opponents`` with one agent spec
-for all three seats or three specs (``--agents``, ``serve``'s former name, is an alias).
+``play`` and ``serve`` take their agents alike: ``--opponents`` with one agent spec for
+every other seat or one spec each (three of four; ``--agents``, ``serve``'s former name,
+is an alias). ``play`` seats the rules' players (two to four), ``serve`` four.
 """
 
 from __future__ import annotations
@@ -135,7 +136,8 @@ def _play_games(args: argparse.Namespace) -> None:
     from big2.app.terminal import TerminalGame, read_line
 
     rules = R.get(args.rules)
-    _four_seats(rules, "play")
+    if args.seat >= rules.players:
+        raise ValueError(f"--seat {args.seat}: the {rules.name} rules seat 0..{rules.players - 1}")
     opponents, names = _opponents(args.opponents, rules)
     color = False if args.no_color else None
     session = TerminalGame(opponents, rules, args.seat, args.log_dir, color, names=names)
@@ -169,14 +171,18 @@ def _replay(args: argparse.Namespace) -> None:
 
 
 def _opponents(text: Sequence[str], rules: R.Rules) -> tuple[list[Agent], list[str]]:
-    """Three agents and their names from specs: one spec for all three (seeded ``s``:
-    seeds s, s + 1, s + 2), or three."""
+    """The agents of the other seats (three of four) and their names from specs: one spec
+    for all of them (seeded ``s``: seeds s, s + 1, ...), or one each."""
     specs = [AgentSpec.parse(t) for t in text]
+    n = rules.players - 1
     if len(specs) == 1:
         seed = specs[0].seed
-        specs = [specs[0] if seed is None else replace(specs[0], seed=seed + i) for i in range(3)]
-    if len(specs) != 3:
-        raise ValueError(f"--opponents takes one agent spec or three, not {len(specs)}")
+        specs = [specs[0] if seed is None else replace(specs[0], seed=seed + i) for i in range(n)]
+    if len(specs) != n:
+        raise ValueError(
+            f"--opponents takes one agent spec or {n} (one per other seat of the {rules.name} "
+            f"rules), not {len(specs)}"
+        )
     return [load_agent(s, rules) for s in specs], [str(s) for s in specs]
 
 
@@ -268,11 +274,11 @@ def rules_arg(text: str) -> R.Rules:
 
 
 def _four_seats(rules: R.Rules, command: str) -> None:
-    """SystemExit for a command that seats four (the terminal game and the page)."""
+    """SystemExit for a command that seats four (the page)."""
     if rules.players != 4:
         raise SystemExit(
-            f"big2 {command}: the {rules.name} rules seat {rules.players}; the terminal game "
-            f"and the page seat four (play other counts with big2.game.Game and big2 arena)"
+            f"big2 {command}: the {rules.name} rules seat {rules.players}; the page seats "
+            f"four (play them in the terminal: big2 play --rules {rules.name})"
         )
 
 
@@ -293,7 +299,7 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     commands = top.add_subparsers(dest="command", required=True)
 
-    play = commands.add_parser("play", help="play against three agents in the terminal")
+    play = commands.add_parser("play", help="play against agents in the terminal")
     _add_opponents(play, "heuristic")
     play.add_argument(
         "--seed",
@@ -418,7 +424,7 @@ def _add_opponents(command: argparse.ArgumentParser, default: str) -> None:
         nargs="+",
         default=[default],
         metavar="AGENT",
-        help="one agent spec for all three seats (AGENT:S seeds them S, S+1, S+2), or three: "
+        help="one agent spec for every other seat (AGENT:S seeds them S, S+1, ...), or one each: "
         "random, greedy, heuristic, search, trained or a .pt file, a policy with +search "
         f"(docs/agents.md); default {default}. --agents is another name for it",
     )

@@ -125,12 +125,18 @@ def stop_on_signals() -> Iterator[None]:
                 signal.signal(signum, handler)
 
 
-def cards_text(mask: int, color: bool) -> str:
-    """Cards with suit symbols, hearts and diamonds in red when ``color``."""
+def cards_text(mask: int, color: bool, suits: str = C.SUITS) -> str:
+    """Cards with suit symbols (``suits``: the rules' suit order), hearts and diamonds in
+    red when ``color``.
+
+    >>> cards_text(0b11, False), cards_text(0b11, False, "CDHS")
+    ('3♦ 3♣', '3♣ 3♦')
+    """
     out = []
     for i in C.iter_cards(mask):
-        text = C.RANKS[C.rank_of(i)] + C.SUIT_SYMBOLS[C.suit_of(i)]
-        out.append(f"{RED}{text}{RESET}" if color and C.suit_of(i) in (0, 2) else text)
+        letter = suits[C.suit_of(i)]
+        text = C.RANKS[C.rank_of(i)] + C.SUIT_SYMBOLS[C.SUITS.index(letter)]
+        out.append(f"{RED}{text}{RESET}" if color and letter in "DH" else text)
     return " ".join(out)
 
 
@@ -138,12 +144,14 @@ def move_text(move: HandRanking, color: bool) -> str:
     """A move as the terminal shows it: its cards and category, or ``pass``."""
     if not move:
         return "pass"
-    return f"{cards_text(move.cards, color)} ({move.ranking.label})"
+    suits = move.rules.suit_order if move.rules is not None else C.SUITS
+    return f"{cards_text(move.cards, color, suits)} ({move.ranking.label})"
 
 
 class TerminalGame:
-    """One person (``seat``) against ``opponents`` (agents for the other three seats),
-    named in the logs by ``names`` (their agent specs; default: each agent's ``name``).
+    """One person (``seat``) against ``opponents`` (agents for the other seats of the
+    rules: three of four, or two, or one), named in the logs by ``names`` (their agent
+    specs; default: each agent's ``name``).
 
     ``size`` gives the terminal's (columns, lines), asked at every screen.
     """
@@ -160,17 +168,21 @@ class TerminalGame:
         size: Callable[[], tuple[int, int]] = shutil.get_terminal_size,
         names: Sequence[str] | None = None,
     ) -> None:
-        if len(opponents) != 3:
-            raise ValueError(f"a terminal game needs 3 opponents, got {len(opponents)}")
+        others_count, seats = rules.players - 1, rules.players
+        if len(opponents) != others_count:
+            raise ValueError(
+                f"a terminal game under the {rules.name} rules needs {others_count} opponents, "
+                f"got {len(opponents)}"
+            )
         if names is None:
             names = [agent_name(a) for a in opponents]
-        if len(names) != 3:
-            raise ValueError(f"give the 3 opponents' names, not {len(names)}")
-        if not 0 <= seat < 4:
-            raise ValueError(f"seat must be 0..3, got {seat}")
+        if len(names) != others_count:
+            raise ValueError(f"give the {others_count} opponents' names, not {len(names)}")
+        if not 0 <= seat < seats:
+            raise ValueError(f"seat must be 0..{seats - 1}, got {seat}")
         self.opponents, self.rules, self.seat = list(opponents), rules, seat
         others = iter(names)
-        self.players = [PERSON if s == seat else next(others) for s in range(4)]
+        self.players = [PERSON if s == seat else next(others) for s in range(seats)]
         self.log_dir = Path(log_dir)
         problem = unwritable(self.log_dir)
         if problem:
@@ -193,7 +205,7 @@ class TerminalGame:
         name = new_log_name()
         person = _Person(self, game)
         others = iter(self.opponents)
-        agents = [person if s == self.seat else next(others) for s in range(4)]
+        agents = [person if s == self.seat else next(others) for s in range(self.rules.players)]
         try:
             self.write(f"You are seat {self.seat}. Type h for help.")
             self.save(game.log, name)  # the deal, before the first move
@@ -302,10 +314,12 @@ class TerminalGame:
         """The opponents' card counts, the table and the person's hand."""
         color = self.color
         others = ", ".join(
-            f"seat {s}: {game.hand(s).bit_count()}" for s in range(4) if s != self.seat
+            f"seat {s}: {game.hand(s).bit_count()}"
+            for s in range(game.rules.players)
+            if s != self.seat
         )
         table = "(empty: you lead)" if game.table is None else move_text(game.table, color)
-        hand = cards_text(game.hand(self.seat), color)
+        hand = cards_text(game.hand(self.seat), color, game.rules.suit_order)
         return [f"Cards left: {others}", f"Table: {table}", f"Your hand: {hand}"]
 
 
@@ -377,7 +391,8 @@ def _setting(log: GameLog) -> str:
 
 
 def _all_hands(game: Game, log: GameLog, color: bool) -> str:
-    rows = [f"  {log.seat_name(s)}: {cards_text(game.hand(s), color)}" for s in range(4)]
+    suits, seats = game.rules.suit_order, range(game.rules.players)
+    rows = [f"  {log.seat_name(s)}: {cards_text(game.hand(s), color, suits)}" for s in seats]
     table = "(empty)" if game.table is None else move_text(game.table, color)
     return "\n".join([*rows, f"  table: {table}"])
 
