@@ -86,9 +86,7 @@ class Tables:
     @staticmethod
     @cache
     def of(rules: Rules) -> Tables:
-        """The tables of ``rules``; ValueError for rules the compiled engine cannot play
-        yet (saying what can)."""
-        check_compiled(rules)
+        """The tables of ``rules`` (any rules value: two to four players)."""
         cat = catalog(rules)
         cards = np.array([c.cards for c in cat], dtype=np.uint64)
         order = np.argsort(cards, kind="stable")
@@ -118,18 +116,6 @@ class Tables:
             bomb_kinds=sum(1 << int(kind) for kind in {b.ranking for b in cat.bombs}),
             bombs_beat=sum(1 << size for size in rules.bombs_beat),
             bombs=np.array([b.index for b in cat.bombs], dtype=np.int64),
-        )
-
-
-def check_compiled(rules: Rules) -> None:
-    """ValueError, naming what the compiled engine lacks, for rules it does not play.
-
-    It plays every rules value (2, 3 or 4 players); the vector env, which seats four, has
-    its own check (:func:`envs.vector.check_vector`).
-    """
-    if rules.players not in (2, 3, 4):  # Rules refuses these already: kept as the place
-        raise ValueError(  # for what the engine may lack some day
-            f"the compiled engine does not play the {rules.name} rules: {rules.players} players"
         )
 
 

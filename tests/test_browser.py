@@ -276,7 +276,7 @@ def test_serve_refuses_a_port_in_use_and_an_unwritable_log_folder(server, tmp_pa
     blocked.write_text("")
     with pytest.raises(SystemExit, match="cannot save game logs"):
         main(["serve", "--agents", "random", "greedy", "heuristic", "--log-dir", str(blocked)])
-    with pytest.raises(SystemExit, match="one agent spec or three"):
+    with pytest.raises(SystemExit, match="one agent spec or 3 \\(one per other seat"):
         main(["serve", "--agents", "random", "greedy"])
 
 
