@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 
 # one pytest-xdist worker per core, at most 4 (each holds torch and numba's kernels), an
 # idle worker taking queued tests from the busy one (worksteal): on a clean clone, set-up
-# included, 498 s on 2 cores (Intel Xeon, idle, 2026-12-02, 2,210 tests; 443 s of it
+# included, 495 s on 2 cores (Intel Xeon, idle, 2026-12-02, 2,228 tests; 441 s of it
 # pytest, whose first tests compile numba's kernels)
 # (TEST_WORKERS=0: one process);
 # the lab's tests run by `make lab-test`
