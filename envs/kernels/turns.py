@@ -240,7 +240,9 @@ def fill_legal(
         check = filtered(lo[i], table_size, cat.bombs_beat)
         for j in range(max(lo[i], 0), hi[i]):
             combo = state.combos[game, seat, j]
-            if check:  # listed(), written out: a call per combination cost 10x on openings
+            # listed(), written out: a call per combination cost 10x on the openings' lists,
+            # inlined by numba (inline="always") still 4-5x
+            if check:
                 if lo[i] == MUST_HOLD_3D:
                     if not cat.cards[combo] & first:
                         continue
