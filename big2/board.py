@@ -142,7 +142,7 @@ class Board:
 
     def holder(self, card: int) -> int:
         """The seat holding card index ``card``."""
-        return next(s for s, h in enumerate(self.hands) if h >> card & 1)
+        return holder(self.hands, card)
 
     @property
     def first_seat(self) -> int:
@@ -183,19 +183,30 @@ def leftover_seat(hands: list[int] | tuple[int, ...], rules: Rules, card: int) -
     >>> leftover_seat([0b10, 0b1, 0b100], THREE_PLAYER, 1 << 51)  # seat 1 holds the 3D
     1
     """
-    opening = 1 << rules.opening_index
-    if card != opening:
-        return next(s for s, h in enumerate(hands) if h & opening)
-    lowest = min(C.highest(h & -h) for h in hands)
-    return next(s for s, h in enumerate(hands) if h >> lowest & 1)
+    if card != 1 << rules.opening_index:
+        return holder(hands, rules.opening_index)
+    dealt = 0
+    for hand in hands:
+        dealt |= hand
+    return holder(hands, C.highest(dealt & -dealt))  # the lowest card dealt
+
+
+def holder(hands: list[int] | tuple[int, ...], card: int) -> int:
+    """The seat of ``hands`` holding card index ``card``.
+
+    >>> holder([0b10, 0b1, 0b100], 0)
+    1
+    """
+    return next(s for s, h in enumerate(hands) if h >> card & 1)
 
 
 def _check_sizes(hands: list[int], rules: Rules) -> None:
-    """ValueError unless ``hands`` hold the deck as ``rules`` deal it."""
+    """ValueError unless ``hands`` hold the deck as ``rules`` deal it (the leftover with
+    the opening card's holder)."""
     sizes = [h.bit_count() for h in hands]
     expected = [rules.hand_size] * rules.players
     if rules.leftover:
-        expected[leftover_seat(hands, rules, 0)] += rules.leftover
+        expected[holder(hands, rules.opening_index)] += rules.leftover
     if sizes != expected:
         counts = ", ".join(f"seat {s} holds {n}" for s, n in enumerate(sizes))
         raise ValueError(f"the fixed cards cannot be dealt: the {rules.name} rules deal "

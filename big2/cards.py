@@ -33,8 +33,9 @@ DECK = (1 << N_CARDS) - 1
 THREE_OF_DIAMONDS = 1  # the mask of 3D, bit 0
 
 _RANK_OF_CHAR = {c: i for i, c in enumerate(RANKS)}
-_SYMBOL_OF = dict(zip(SUITS, SUIT_SYMBOLS, strict=True))  # D -> ♦ ...
-_LETTER_OF = {**{c: c for c in SUITS}, **{s: c for c, s in _SYMBOL_OF.items()}}
+SYMBOL_OF = dict(zip(SUITS, SUIT_SYMBOLS, strict=True))
+"""``SYMBOL_OF[letter]``: a suit's symbol (``"D"`` -> ``"♦"``)."""
+_LETTER_OF = {**{c: c for c in SUITS}, **{s: c for c, s in SYMBOL_OF.items()}}
 
 
 def _names(suits: str) -> tuple[str, ...]:
@@ -143,7 +144,7 @@ def format_cards(mask: int, symbols: bool = False, suits: str = SUITS) -> str:
     """
     check_mask(mask)
     if symbols:
-        return " ".join(RANKS[i >> 2] + _SYMBOL_OF[suits[i & 3]] for i in iter_cards(mask))
+        return " ".join(RANKS[i >> 2] + SYMBOL_OF[suits[i & 3]] for i in iter_cards(mask))
     text = names(suits)
     return " ".join(text[i] for i in iter_cards(mask))
 

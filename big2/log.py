@@ -210,7 +210,7 @@ class GameLog:
                     f"format is {data.get('format')!r}, expected {FORMAT!r} "
                     f"(or the older {', '.join(map(repr, OLD_FORMATS))})"
                 )
-            rules = _rules_from(data["rules"])
+            rules = rules_from_dict(data["rules"])  # older logs' field names are read too
             players = data.get("players") or []
             if not isinstance(players, list):
                 raise ValueError(f"players must be a list of agent specs, not {players!r}")
@@ -303,10 +303,6 @@ def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
         raise ValueError(f"expected a number, got {value!r}")
     return float(value)
-
-
-def _rules_from(data: dict[str, Any]) -> Rules:
-    return rules_from_dict(data)  # older logs' field names are read too
 
 
 def _entry_from(data: dict[str, Any], rules: Rules) -> LogEntry:

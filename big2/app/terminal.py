@@ -135,7 +135,7 @@ def cards_text(mask: int, color: bool, suits: str = C.SUITS) -> str:
     out = []
     for i in C.iter_cards(mask):
         letter = suits[C.suit_of(i)]
-        text = C.RANKS[C.rank_of(i)] + C.SUIT_SYMBOLS[C.SUITS.index(letter)]
+        text = C.RANKS[C.rank_of(i)] + C.SYMBOL_OF[letter]
         out.append(f"{RED}{text}{RESET}" if color and letter in "DH" else text)
     return " ".join(out)
 
