@@ -195,7 +195,7 @@ def main() -> None:
         try:
             check_vector(rules)
         except ValueError:
-            print(f"{label:<44}{'four seats only':>14}")
+            print(f"{label:<44} the vector env seats four: not played")
             continue
         rate = decisions_per_second(args.envs, args.seconds, args.seed, rules=name)
         print(f"{label:<44}{rate:>14,.0f} decisions/s  (N = {args.envs:,})")
