@@ -164,6 +164,41 @@ def test_a_dropped_connection_is_retried_and_the_game_kept(server, page):
     assert "Connection back" in page.text_content("#message") or version(page) > before
 
 
+def test_an_answer_that_comes_late_does_not_undo_a_newer_one(server, page):
+    """The page's first request (the state before any game) answered after New game:
+    the game stays on the page."""
+    no_game = urllib.request.urlopen(server.url + "api/state").read()
+    held: list[Any] = []
+    page.route("**/api/state", lambda route: held.append(route))
+    page.goto(server.url)
+    page.fill("#new-seed", "3")
+    page.click("#new-game")
+    page.wait_for_function("() => state && state.seed === 3")
+    assert len(held) == 1  # the first request is still unanswered
+    held[0].fulfill(status=200, content_type="application/json", body=no_game)
+    page.wait_for_timeout(500)  # the late answer has arrived and been read
+    assert page.evaluate("() => state.seed") == 3 and page.is_visible("#hand .card")
+
+
+def test_a_replay_asked_for_first_and_answered_last_is_not_shown(server, page):
+    folder = server.table.log_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    for seed in (1, 2):
+        game = play(Game(seed=seed), RandomAgent(seed))
+        (folder / f"game-{seed}.json").write_text(game.log.to_json(), encoding="utf-8")
+    held: list[Any] = []
+    page.route("**/api/logs/game-1.json", lambda route: held.append(route))
+    page.goto(server.url + "replay")
+    page.wait_for_function("() => document.querySelectorAll('#saved-logs option').length >= 2")
+    page.select_option("#saved-logs", "game-1.json")
+    page.select_option("#saved-logs", "game-2.json")
+    page.wait_for_function("() => document.querySelector('#position').dataset.index === '0'")
+    shown = hands_shown(page)
+    held[0].continue_()
+    page.wait_for_timeout(500)  # game 1's answer has arrived and been read
+    assert hands_shown(page) == shown == frames(play(Game(seed=2), RandomAgent(2)).log)[0]["hands"]
+
+
 def hands_shown(page: Any) -> list[list[str]]:
     return page.evaluate(
         "() => [0, 1, 2, 3].map(s => Array.from(document.querySelectorAll("

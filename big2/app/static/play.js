@@ -13,8 +13,16 @@ function say(text, isError) {
   box.className = isError ? "error" : "";
 }
 
-// A request to the server; a lost connection is retried until it comes back.
+// Requests are numbered as they are sent; `drawn` is the newest one whose answer was used.
+// An answer to an older request arrives late (the page's first GET /api/state can be
+// answered after a New game) and is dropped: it would draw a game that has moved on.
+let asked = 0;
+let drawn = 0;
+
+// A request to the server; a lost connection is retried until it comes back. `late` says
+// a newer request was answered first.
 async function api(method, path, body) {
+  const number = ++asked;
   for (let attempt = 0; ; attempt++) {
     try {
       const response = await fetch(path, {
@@ -23,7 +31,9 @@ async function api(method, path, body) {
       });
       const data = await response.json();
       if (attempt > 0) say("Connection back.");
-      return { status: response.status, data };
+      const late = number < drawn;
+      drawn = Math.max(drawn, number);
+      return { status: response.status, data, late };
     } catch (error) {
       say("Connection to the server lost: retrying (your game is kept on the server)…", true);
       await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 500 * (attempt + 1))));
@@ -126,8 +136,9 @@ function drawEnd() {
 }
 
 async function send(cards) {
-  const { status, data } = await api("POST", "/api/move",
+  const { status, data, late } = await api("POST", "/api/move",
     { game: state.game, version: state.version, cards });
+  if (late) return;
   if (status === 200) { say(""); render(data); return; }
   if (data.state) render(data.state);
   say(data.error, true);
@@ -146,8 +157,9 @@ function pass() {
 // The hint agent's top candidates for your hand; a row's cards are selected when clicked.
 async function hint() {
   if (!state || !state.your_turn || !state.hint) return;
-  const { status, data } = await api("POST", "/api/hint",
+  const { status, data, late } = await api("POST", "/api/hint",
     { game: state.game, version: state.version });
+  if (late) return;
   if (status !== 200) {
     if (data.state) render(data.state);
     say(data.error, true);
@@ -168,7 +180,8 @@ async function hint() {
 
 async function newGame() {
   const text = $("new-seed").value.trim();
-  const { status, data } = await api("POST", "/api/new", { seed: text === "" ? null : Number(text) });
+  const { status, data, late } = await api("POST", "/api/new", { seed: text === "" ? null : Number(text) });
+  if (late) return;
   if (status === 200) { say(""); render(data); } else say(data.error, true);
 }
 
@@ -199,7 +212,9 @@ document.addEventListener("keydown", (event) => {
 
 // Another tab or a lost connection may have moved the game on: refresh when shown again.
 document.addEventListener("visibilitychange", async () => {
-  if (document.visibilityState === "visible") render((await api("GET", "/api/state")).data);
+  if (document.visibilityState !== "visible") return;
+  const { data, late } = await api("GET", "/api/state");
+  if (!late) render(data);
 });
 
-api("GET", "/api/state").then(({ data }) => render(data));
+api("GET", "/api/state").then(({ data, late }) => { if (!late) render(data); });

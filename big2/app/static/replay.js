@@ -55,12 +55,19 @@ function load(data) {
 }
 
 // A replay from the server: GET a saved game, or POST a log's JSON text (as JSON, which
-// the server requires of every POST).
+// the server requires of every POST). When two were asked for in quick succession, the
+// answer to the older one is dropped if it comes last.
+let asked = 0;
+let shown = 0;
+
 async function fetchReplay(method, path, body) {
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  const number = ++asked;
   try {
     const response = await fetch(path, { method, headers, body });
     const data = await response.json();
+    if (number < shown) return;
+    shown = number;
     if (response.status !== 200) { say(data.error, true); return; }
     load(data);
   } catch (error) {
