@@ -6,8 +6,8 @@
 ``out`` (default row ``i``; zeroed float32), so the vector env writes each acting seat's
 observation straight into its agent's row of the buffer it returns. Every registered
 observer has a kernel below, keyed by its exact type (a subclass may write something else),
-and is encoded in one compiled call for four players; any other observer (a user's own,
-say), and every observer of two or three players, falls back to building each seat's
+and is encoded in one compiled call, for two to four players; any other observer (a
+user's own, say) falls back to building each seat's
 :class:`big2.game.View` from the arrays and calling ``observer.observe``: exact, but
 Python-speed. The kernels read the piece offsets from the observer's declared layout
 (``observer.targets``), so they follow its named pieces, and the tests check every kernel,
@@ -46,7 +46,7 @@ from observers.encoders import (
 def batch_encoder(observer: Observer) -> tuple[Encoder, bool]:
     """``(encode, vectorised)`` for ``observer`` (see the module docstring)."""
     make = _KERNELS.get(type(observer))
-    if make is None or observer.rules.players != 4:  # the kernels seat four
+    if make is None:
         return _fallback(observer), False
     return make(observer), True
 

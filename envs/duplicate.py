@@ -1,15 +1,15 @@
 """The arena's duplicate deals in the compiled engine, for a policy that answers in batches.
 
 :func:`deal_results` plays what :func:`big2.evaluation.deal_results` plays for
-``[policy, opponent, opponent, opponent]``: each deal of ``seed`` (the same cards:
-:func:`big2.evaluation.duplicate_board`) four times, the policy in seat 0, 1, 2, then 3,
-against three copies of one opponent, and returns the policy's (wins, total score) over
-each deal's four games. Every game of a batch of deals runs at once in
-:class:`envs.engine.Games`, seated and moved by :class:`envs.opponents.Opponents`: the
-policy is asked once per round for every game where it is to move (one forward pass
-instead of one per decision), and ``random``, ``greedy`` and ``heuristic`` opponents are
-the compiled ones (``heuristic`` checked move by move against
-:class:`~big2.players.heuristic.HeuristicAgent`).
+``[policy, opponent, ...]``: each deal of ``seed`` (the same cards:
+:func:`big2.evaluation.duplicate_board`) once for each of the rules' seats, the policy in
+seat 0, 1, ... in turn, against copies of one opponent at the other seats, and returns
+the policy's (wins, total score) over each deal's games (four of four players). Every
+game of a batch of deals runs at once in :class:`envs.engine.Games`, seated and moved by
+:class:`envs.opponents.Opponents`: the policy is asked once per round for every game
+where it is to move (one forward pass instead of one per decision), and ``random``,
+``greedy`` and ``heuristic`` opponents are the compiled ones (``heuristic`` checked move
+by move against :class:`~big2.players.heuristic.HeuristicAgent`).
 
 Against ``greedy`` and ``heuristic`` players, which are deterministic, a policy that is
 deterministic too (the greedy choice of a network) plays the arena's games with that
@@ -31,6 +31,9 @@ that must be shown the whole game (a cheating upper bound) cannot sit here.
 >>> results = deal_results(first, "greedy", 3, seed=0)
 >>> len(results), all(0 <= wins <= 4 for wins, _ in results)
 (3, True)
+>>> from big2.rules import THREE_PLAYER
+>>> max(wins for wins, _ in deal_results(first, "greedy", 3, 0, THREE_PLAYER)) <= 3
+True
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ from __future__ import annotations
 import numpy as np
 
 import observers
-from big2.board import N_SEATS
 from big2.evaluation import duplicate_board
 from big2.rules import STANDARD, Rules
 from envs import codecs
@@ -49,7 +51,7 @@ from envs.renamed import renamed
 from observers.base import Observer
 from observers.moves import MoveFeatures
 
-BATCH_DEALS = 250  # deals played at once (1,000 games): memory, not results, sets it
+BATCH_DEALS = 250  # deals played at once (1,000 games of four): memory, not results, sets it
 POLICY, OPPONENT = 1, 0  # the two kinds seated (indices into the Opponents' mix)
 
 
@@ -64,7 +66,7 @@ def deal_results(
     actions: codecs.CatalogCodec | codecs.HandCodec | str = "catalog",
     move_features: MoveFeatures | None = None,
 ) -> list[tuple[int, int]]:
-    """Per deal, the policy's (wins, total score) over its four games (see the module).
+    """Per deal, the policy's (wins, total score) over its games, one a seat (see the module).
 
     ``policy`` sees what the vector env shows a seat: ``observer``'s vector, the legal
     actions of codec ``actions`` and, with ``move_features``, their rows. An observer
@@ -96,9 +98,10 @@ def _play(
     codec: codecs.ActionCodec,
     move_features: MoveFeatures | None,
 ) -> list[tuple[int, int]]:
-    """Play ``deals`` to the end, all games at once: game 4 i + s seats the policy in seat
-    s on deal ``deals[i]``."""
-    n = len(deals) * N_SEATS
+    """Play ``deals`` to the end, all games at once: game P i + s (P players) seats the
+    policy in seat s on deal ``deals[i]``."""
+    seats_of = rules.players
+    n = len(deals) * seats_of
     games = Games(n, Tables.of(rules))
     maker = DecisionMaker(games, observer, codec, None, move_features)
     rng = np.random.default_rng(_entropy(seed, deals[0]))  # reseeds agent specs
@@ -106,17 +109,18 @@ def _play(
     streams = np.empty((n, MAX_MOVES))
     for i, deal in enumerate(deals):
         hands = duplicate_board(rules, seed, deal).hands
-        for s in range(N_SEATS):
-            games.deal(i * N_SEATS + s, hands)
-            streams[i * N_SEATS + s] = np.random.default_rng(_entropy(seed, deal, s)).random(
+        for s in range(seats_of):
+            games.deal(i * seats_of + s, hands)
+            streams[i * seats_of + s] = np.random.default_rng(_entropy(seed, deal, s)).random(
                 MAX_MOVES
             )
-    mine = np.arange(n) % N_SEATS  # the policy's seat in each game
-    kinds = np.full((n, N_SEATS), OPPONENT, np.int64)
+    mine = np.arange(n) % seats_of  # the policy's seat in each game
+    kinds = np.full((n, seats_of), OPPONENT, np.int64)
     kinds[np.arange(n), mine] = POLICY
     seats.seat(np.arange(n), kinds, streams)
     seats.advance()  # every game to its end
     won = games.winner == mine
     scores = games.final_scores(np.arange(n))[np.arange(n), mine]
-    wins, totals = won.reshape(-1, N_SEATS).sum(axis=1), scores.reshape(-1, N_SEATS).sum(axis=1)
+    wins = won.reshape(-1, seats_of).sum(axis=1)
+    totals = scores.reshape(-1, seats_of).sum(axis=1)
     return [(int(w), int(total)) for w, total in zip(wins, totals, strict=True)]

@@ -1,16 +1,17 @@
 """The opponents inside :class:`envs.vector.Big2VectorEnv`: who sits where, and how they move.
 
-Each game of a slot has one learner seat (game j of the slot: seat j mod 4) and three
-opponents, each drawn from the env's ``opponents`` list for that game (an entry that is a
-pool, :mod:`envs.pools`, draws one of its members for its seat; an empty pool plays as
+Each game of a slot has one learner seat (game j of the slot: seat j mod ``players``) and
+the other seats' opponents (three of four players, two of three, one of two), each drawn
+from the env's ``opponents`` list for that game (an entry that is a pool,
+:mod:`envs.pools`, draws one of its members for its seat; an empty pool plays as
 ``random``). With ``draw="seat"`` each opponent seat is drawn on its own, so tables mix
-kinds; with ``draw="game"`` one draw seats three of the same kind, the tables the arena
+kinds; with ``draw="game"`` one draw seats them all of the same kind, the tables the arena
 evaluates against (a pool's seats still draw their own members).
 
 With :data:`SELF_ALL` in the list (``draw="game"`` only), one draw picks each game's
-whole table: :data:`SELF_ALL` seats the caller at all four seats (no opponents), any other
-entry seats the learner as above and three of that entry (a pool: one member drawn for
-all three seats, three copies of one snapshot); an entry listed more than once (to be
+whole table: :data:`SELF_ALL` seats the caller at every seat (no opponents), any other
+entry seats the learner as above and that entry at the other seats (a pool: one member
+drawn for all of them, copies of one snapshot); an entry listed more than once (to be
 drawn more often) is seated as its first listing, so all its games move in one call.
 The caller's seats are those of kind -1.
 Opponents move in rounds: every game waiting on an opponent gets one move per round,
@@ -44,7 +45,7 @@ from envs.pools import Pool, draw_member
 
 # opponents that need no View: random and greedy on the legal rows, heuristic compiled
 COMPILED = ("random", "greedy", "heuristic")
-DRAWS = ("seat", "game")  # what one draw from the mix seats: one opponent, or all three
+DRAWS = ("seat", "game")  # what one draw from the mix seats: one opponent, or all of them
 SELF_ALL = "self-all"  # in the mix: a table where the caller plays every seat
 Entry = str | BatchPolicy | list[BatchPolicy] | Pool  # an entry of the mix
 
@@ -89,27 +90,28 @@ class Opponents:
         # the seats' kind of each entry: with tables drawn, an entry listed again (a rate)
         # is seated as its first listing, so its games move together, in one call
         self.canonical = _first_listings(self.mix) if self.tables else np.arange(len(self.mix))
-        n = len(self.games.turn)
+        n, self.players = len(self.games.turn), rules.players
         self._all = np.arange(n)
-        self.kind = np.full((n, 4), -1, np.int64)  # index in mix (canonical); -1: the caller's
-        self.member = np.full((n, 4), -1, np.int64)  # in a pool; -1: none (or plays random)
+        seats = (n, self.players)
+        self.kind = np.full(seats, -1, np.int64)  # index in mix (canonical); -1: the caller's
+        self.member = np.full(seats, -1, np.int64)  # in a pool; -1: none (or plays random)
         self.table = np.full(n, -1, np.int64)  # index in mix of the one draw; -1: none
-        self.learner = np.zeros(n, np.int64)  # the caller's one seat; -1: none or all four
+        self.learner = np.zeros(n, np.int64)  # the caller's one seat; -1: none or all seats
         self.streams: np.ndarray | None = None  # per-game uniforms for random players (seat)
         self.drawn = np.full(n, -1, np.int64)  # of its stream, used; -1: the shared generator
 
     def start(self, slots: np.ndarray, learners: np.ndarray) -> None:
-        """Seat the learner (``learners[i]`` in game ``slots[i]``) and draw three opponents
-        for each of these new games."""
+        """Seat the learner (``learners[i]`` in game ``slots[i]``) and draw the opponents
+        of each of these new games."""
         if self._plain:  # no pools or agents drawing between the games' draws: all at once
             self._start_all(slots, learners)
             return
         for slot, seat in zip(slots.tolist(), learners.tolist(), strict=True):
             if self.draw == "seat":
-                table, draws = -1, self.rng.integers(len(self.mix), size=4)
+                table, draws = -1, self.rng.integers(len(self.mix), size=self.players)
             else:
                 table = int(self.rng.integers(len(self.mix)))
-                draws = np.full(4, table)
+                draws = np.full(self.players, table)
             if table >= 0 and self.self_all[table]:
                 seat, draws[:] = -1, -1  # the caller plays every seat
             else:
@@ -124,10 +126,10 @@ class Opponents:
         n = len(self.mix)
         if self.draw == "seat":
             tables = np.full(len(slots), -1)
-            draws = self.rng.integers(n, size=(len(slots), 4))
+            draws = self.rng.integers(n, size=(len(slots), self.players))
         else:
             tables = self.rng.integers(n, size=len(slots))
-            draws = np.repeat(self.canonical[tables][:, None], 4, axis=1)
+            draws = np.repeat(self.canonical[tables][:, None], self.players, axis=1)
         draws[np.arange(len(slots)), learners] = -1
         if self.tables:  # the caller plays every seat of those games
             mine = self.self_all[tables]
@@ -136,7 +138,7 @@ class Opponents:
         self.table[slots] = tables
 
     def seat(self, slots: np.ndarray, kinds: np.ndarray, streams: np.ndarray | None = None) -> None:
-        """Seat ``kinds[i]`` (an index into the mix for each of the 4 seats) in game
+        """Seat ``kinds[i]`` (an index into the mix for each seat) in game
         ``slots[i]``, with no learner: :meth:`advance` then plays these games to their end
         (the arena's seatings in the compiled engine: :mod:`envs.duplicate`).
 
@@ -145,9 +147,10 @@ class Opponents:
         make, so that what they play depends on that game alone.
         """
         kinds = np.asarray(kinds, np.int64)
-        if kinds.shape != (len(slots), 4) or not ((kinds >= 0) & (kinds < len(self.mix))).all():
+        shape = (len(slots), self.players)
+        if kinds.shape != shape or not ((kinds >= 0) & (kinds < len(self.mix))).all():
             raise ValueError(
-                f"kinds must be ({len(slots)}, 4) indices into the mix of "
+                f"kinds must be {shape} indices into the mix of "
                 f"{len(self.mix)}, got {kinds.tolist()}"
             )
         if streams is not None and streams.shape != (len(slots), MAX_MOVES):
@@ -174,16 +177,16 @@ class Opponents:
 
     def table_member(self, slots: np.ndarray) -> np.ndarray:
         """The pool member at each of ``slots``' tables drawn whole (:data:`SELF_ALL` in the
-        mix: one for its three seats); -1 where none sits."""
+        mix: one for all its opponents' seats); -1 where none sits."""
         members: np.ndarray = self.member[slots].max(axis=1)
         return members
 
     def _draw_members(self, slot: int, draws: np.ndarray) -> None:
         """The pool members at ``slot``'s seats ``draws`` (-1: none): one for each seat,
-        or at a table drawn whole (:data:`SELF_ALL` in the mix) one for its three seats."""
+        or at a table drawn whole (:data:`SELF_ALL` in the mix) one for all of them."""
         members = self.member[slot]
         members[:] = -1
-        for s in range(4):
+        for s in range(self.players):
             pool = self.mix[draws[s]] if draws[s] >= 0 else None
             if not isinstance(pool, list | Pool):
                 continue

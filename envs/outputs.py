@@ -34,10 +34,14 @@ class Outputs:
         num_envs: the number of agents (rows).
         observation: the observer's width.
         critic: the critic's width, or None without a critic.
+        players: the seats of a game (its agents when every seat plays; the width of
+            ``final_rewards``).
     """
 
-    def __init__(self, num_envs: int, observation: int, critic: int | None) -> None:
-        n = num_envs
+    def __init__(
+        self, num_envs: int, observation: int, critic: int | None, players: int = 4
+    ) -> None:
+        n, self.players = num_envs, players
         self.observation = np.zeros((n, observation), np.float32)
         self.critic = None if critic is None else np.zeros((n, critic), np.float32)
         self.legal = np.full((n, FIRST_WIDTH), PAD, np.int32)
@@ -53,7 +57,7 @@ class Outputs:
         self.truncated = np.zeros(n, np.bool_)  # Big Two has no time limit: never set
         self.everyone = np.ones(n, np.bool_)  # the masks of info keys every agent has
         self.everyone.flags.writeable = False
-        self.finals = Finals(n, observation, critic)
+        self.finals = Finals(n, observation, critic, players)
 
     def clear(self) -> None:
         """Clear the rows written since the last clear (observations, legal rows, features,
@@ -89,9 +93,9 @@ class Outputs:
         self.features[rows, :width] = features
 
     def put_tables(self, table: np.ndarray, member: np.ndarray) -> None:
-        """Write each game's table draw and pool member (one per game) at its four agents."""
-        self.table.reshape(-1, 4)[:] = table[:, None]
-        self.member.reshape(-1, 4)[:] = member[:, None]
+        """Write each game's table draw and pool member (one per game) at its agents."""
+        self.table.reshape(-1, self.players)[:] = table[:, None]
+        self.member.reshape(-1, self.players)[:] = member[:, None]
 
     def legal_view(self) -> np.ndarray:
         """The legal rows in use: (num_envs, width)."""
@@ -127,7 +131,9 @@ class Finals:
     everyone else's is None.
     """
 
-    def __init__(self, num_envs: int, observation: int, critic: int | None) -> None:
+    def __init__(
+        self, num_envs: int, observation: int, critic: int | None, players: int = 4
+    ) -> None:
         n = num_envs
         self.observation = np.zeros((n, observation), np.float32)
         self.critic = None if critic is None else np.zeros((n, critic), np.float32)
@@ -136,7 +142,7 @@ class Finals:
         self.seat = np.full(n, -1, np.int64)
         self.table = np.full(n, -1, np.int64)
         self.member = np.full(n, -1, np.int64)
-        self.rewards = np.zeros((n, 4), np.float32)
+        self.rewards = np.zeros((n, players), np.float32)  # every seat's, by absolute seat
         self.obs = np.full(n, None, dtype=object)
         self._dicts = np.full(n, None, dtype=object)  # made for each agent as it first ends
         self.agents = np.zeros(0, np.int64)  # the agents written since the last clear

@@ -12,10 +12,8 @@
 opponents=None, reward="score", seed=None, critic_observer=None, move_features=None,
 autoreset_mode="SameStep", opponent_draw="seat", copy=True)``.
 The games run in a compiled engine (:mod:`envs.engine`) that the tests check move by
-move against :mod:`big2.game`. The env seats four players: the engine plays two and three
-too, but the env's batch observers and seat layout do not yet, so it refuses the
-``three-player`` and ``two-player`` rules saying so (:func:`check_vector`; the AEC env
-plays them).
+move against :mod:`big2.game`. A game seats ``rules.players`` (2, 3 or 4; ``P`` below):
+four under most presets, three under ``three-player``, two under ``two-player``.
 
 **Buffers.** Everything ``reset`` and ``step`` return lives in arrays made once, with
 the env (:mod:`envs.outputs`), and each step writes only the rows
@@ -30,23 +28,23 @@ it stores, a benchmark); ``python -m bench.vector`` shows what the copies cost.
 lists of them, or a :class:`Pool`, whose draw weights the trainer may change between
 steps (:mod:`envs.pools`); a pool seats one member drawn for each opponent seat of each
 game, ``random`` while empty), each of the ``num_envs`` games has one learner seat,
-rotating over the games of a slot (game j of a slot: seat j mod 4), and three opponents
+rotating over the games of a slot (game j of a slot: seat j mod P), and P - 1 opponents
 drawn from the list for every game: each seat on its own (``opponent_draw="seat"``), or
-one draw for all three (``"game"``: three of a kind, as the arena's tables). Each entry
+one draw for all of them (``"game"``: all of a kind, as the arena's tables). Each entry
 is drawn alike, so an entry listed twice is drawn twice as often. The opponents move
 inside ``step`` until it is the learner's turn again or the game ends, and the learner
 receives every reward that lands meanwhile.
 ``info["seat"]`` is the learner's seat in the game now in the slot.
 
-**Who acts: every seat.** With ``opponents=None`` the caller plays all four seats, one
-agent per seat: ``num_envs`` (a multiple of 4) counts *agents*, agent ``k`` is seat
-``k % 4`` of game ``k // 4``, and every agent is a sub-environment with its own
+**Who acts: every seat.** With ``opponents=None`` the caller plays all P seats, one
+agent per seat: ``num_envs`` (a multiple of P) counts *agents*, agent ``k`` is seat
+``k % P`` of game ``k // P``, and every agent is a sub-environment with its own
 observation, reward and episode (its game, from its seat).
 Each ``step`` advances every game by one decision of the seat whose turn it is:
 ``info["acting"]`` marks those agents, only their entries of the action array are read
 (the others' are ignored), and only their rows are filled: the other agents, who have
-nothing to decide, get zero observations and empty legal rows (encoding four views of
-every game would halve the env's speed for rows nobody reads; a seat's view at the end
+nothing to decide, get zero observations and empty legal rows (encoding every seat's view
+of every game would halve the env's speed for rows nobody reads; a seat's view at the end
 of its game is in ``final_obs``). Every seat's reward
 lands in its own entry, so each game's rewards of a zero-sum ``reward`` sum to zero and
 an agent's return is its own final reward; gymnasium's ``RecordEpisodeStatistics``
@@ -54,20 +52,20 @@ reports each seat's outcome.
 
 **Who acts: a table drawn for each game.** With :data:`SELF_ALL` (``"self-all"``) in
 ``opponents`` and ``opponent_draw="game"``, self-play and opponent tables mix in one
-env: agents are laid out as when every seat plays (``num_envs`` a multiple of 4, agent
-``k`` seat ``k % 4`` of game ``k // 4``, ``info["acting"]``), and each new game draws its
+env: agents are laid out as when every seat plays (``num_envs`` a multiple of P, agent
+``k`` seat ``k % P`` of game ``k // P``, ``info["acting"]``), and each new game draws its
 table from the list, every entry alike (``[SELF_ALL, SELF_ALL, "heuristic"]``: two
-thirds self-play). :data:`SELF_ALL` seats the caller at all four seats, each credited
+thirds self-play). :data:`SELF_ALL` seats the caller at every seat, each credited
 with its own final reward as above; any other entry seats the caller at one seat (game
-j of a slot: seat j mod 4, counting every game the slot has played) and three of that
-entry at the others, who move inside ``step``; a pool seats one member drawn for the
-table, three copies of it. The rows of seats the caller does not play in a game are
+j of a slot: seat j mod P, counting every game the slot has played) and that entry at
+the others, who move inside ``step``; a pool seats one member drawn for the
+table, copies of it at every other seat. The rows of seats the caller does not play in a game are
 never acting: empty legal rows, zero observations and rewards, and no ``final_obs`` or
 ``final_info`` at its end, while their ``terminated`` follows the game's as every row's
 does; a trainer keeps a row's transitions where it was acting and counts its episodes
 where ``info["_final_info"]`` is set, and ignores the rest. ``info["table"]`` is the
 index in ``opponents`` of the game's draw and ``info["member"]`` the pool member drawn
-for it (-1: none), on each of the game's four rows; ``final_info`` holds both for a
+for it (-1: none), on each of the game's rows; ``final_info`` holds both for a
 finished game's credited rows, so a trainer can credit a result to the snapshot that
 sat at the table (and set the pool's weights from it). With every opponent ``random``,
 ``greedy`` or ``heuristic`` the opponents' rounds stay compiled.
@@ -204,15 +202,15 @@ class Big2VectorEnv(gym.vector.VectorEnv):
             check_mix(opponents)
         self.tables = opponents is not None and any(is_self_all(m) for m in opponents)
         self.all_seats = opponents is None or self.tables  # every seat is an agent
-        self.seats_per_game = 4 if self.all_seats else 1
+        self.rules = get_rules(rules)
+        self.players = self.rules.players
+        self.seats_per_game = self.players if self.all_seats else 1
         _check_size(num_envs, self.seats_per_game)
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}; expected one of {REWARDS}")
         check_draw(opponent_draw)
         self.num_envs, self.reward_mode = num_envs, reward
         self.num_games = num_envs // self.seats_per_game
-        self.rules = get_rules(rules)
-        check_vector(self.rules)  # before the observers, which would refuse less clearly
         self.observer = self._observer(observer)
         self.codec = codecs.for_rules(actions, self.rules)
         critic = None if critic_observer is None else self._observer(critic_observer)
@@ -224,10 +222,10 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         if opponents is not None:
             self.opponents = Opponents(self.maker, opponents, self._opponent_rng, opponent_draw)
         self.copy = bool(copy)
-        self.out = Outputs(num_envs, self.observer.size, self._critic_width)
+        self.out = Outputs(num_envs, self.observer.size, self._critic_width, self.players)
         self._games = np.arange(self.num_games)
         if self.all_seats:
-            self.out.seat[:] = np.tile(np.arange(4), self.num_games)
+            self.out.seat[:] = np.tile(np.arange(self.players), self.num_games)
         self._legal: Legal | None = None  # the acting seats' legal lists; None before reset
         self._waiting = np.zeros(self.num_games, np.bool_)  # NEXT_STEP: over, reset next step
         self._masks: np.ndarray | None = None  # action_masks' buffer (copy=False)
@@ -363,7 +361,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
     def _agent(self, slots: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The agent index of ``seats`` in games ``slots``."""
         if self.all_seats:
-            return np.asarray(slots * 4 + seats, np.int64)
+            return np.asarray(slots * self.players + seats, np.int64)
         return np.asarray(slots, np.int64)
 
     def _moves_of(self, actions: Any, slots: np.ndarray) -> np.ndarray:
@@ -432,7 +430,9 @@ class Big2VectorEnv(gym.vector.VectorEnv):
         """(game, seat) of every agent the caller plays in ``slots`` (game: an index in
         ``slots``): each seat, each game's learner, or the seats of kind -1 (tables)."""
         if self.opponents is None:
-            return np.repeat(np.arange(len(slots)), 4), np.tile(np.arange(4), len(slots))
+            players = self.players
+            games = np.repeat(np.arange(len(slots)), players)
+            return games, np.tile(np.arange(players), len(slots))
         if not self.tables:
             return np.arange(len(slots)), self.opponents.learner[slots]
         game, seats = np.nonzero(self.opponents.kind[slots] < 0)
@@ -446,7 +446,7 @@ class Big2VectorEnv(gym.vector.VectorEnv):
             return
         self.games.deal_next(slots, self._dealers)
         if self.opponents is not None:
-            self.opponents.start(slots, self._games_played[slots] % 4)
+            self.opponents.start(slots, self._games_played[slots] % self.players)
             self.opponents.advance()
 
     def _observe(
@@ -515,31 +515,11 @@ def _copied(value: Any) -> Any:
     return value.copy() if isinstance(value, np.ndarray) else value
 
 
-def check_vector(rules: Rules) -> None:
-    """ValueError, naming what the vector env lacks, for rules it does not play: other
-    player counts than four (the compiled engine, :mod:`envs.engine`, plays them; the
-    batch observers and the env's seat layout do not yet).
-
-    >>> from big2.rules import THREE_PLAYER
-    >>> check_vector(THREE_PLAYER)
-    Traceback (most recent call last):
-    ...
-    ValueError: the vector env does not play the three-player rules yet: 3 players (it seats ...
-    """
-    if rules.players != 4:
-        raise ValueError(
-            f"the vector env does not play the {rules.name} rules yet: {rules.players} players "
-            f"(it seats four: its batch observers and seat layout); play them with the AEC env "
-            f"(envs.big2_env, big2/BigTwo-v0), which plays them, or batched with "
-            f"envs.engine.Games and envs.compiled_heuristic"
-        )
-
-
 def _check_size(num_envs: Any, seats: int) -> None:
     if not isinstance(num_envs, int | np.integer) or isinstance(num_envs, bool) or num_envs < 1:
         raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
     if num_envs % seats:
         raise ValueError(
             f"num_envs counts agents when every seat plays (opponents=None, or {SELF_ALL!r} "
-            f"among them): a multiple of 4 (games x seats), got {num_envs}"
+            f"among them): a multiple of {seats} (games x seats), got {num_envs}"
         )

@@ -2,7 +2,9 @@
 
 Random games run in the compiled engine and, move for move, in :class:`big2.game.Game`
 (the reference); at every position, the final one included, each seat's row from
-``batch_encoder(observer)`` must equal ``observer.observe(game.view(seat), game)``.
+``batch_encoder(observer)`` must equal ``observer.observe(game.view(seat), game)``: under
+four-player rules and under two and three players (every observer but ``charlesworth``,
+which is defined for four players of 13 cards).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import observers
 from big2.board import Board
 from big2.game import Game, View
 from big2.hand_ranking import PASS, catalog
-from big2.rules import CHARLESWORTH, STANDARD, Rules
+from big2.rules import CHARLESWORTH, STANDARD, THREE_PLAYER, TWO_PLAYER, Rules
 from envs.batch_observers import batch_encoder, view_of
 from envs.engine import Games, Tables, reference_game
 from envs.vector import Big2VectorEnv
@@ -24,10 +26,15 @@ from observers import Observer, Piece, Pieces
 from observers.encoders import SimpleObserver
 
 RULES = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
+FEWER = pytest.mark.parametrize("rules", [THREE_PLAYER, TWO_PLAYER], ids=lambda r: r.name)
 CASES: list[tuple[str, dict[str, Any]]] = [(name, {}) for name in sorted(observers.REGISTRY)]
 CASES += [("history", {"k": 1}), ("history", {"k": 40}), ("charlesworth", {"faithful": True})]
 OBSERVERS = pytest.mark.parametrize(
     ("name", "params"), CASES, ids=[f"{n}{''.join(map(str, p.values()))}" for n, p in CASES]
+)
+SEATED = [(n, p) for n, p in CASES if n != "charlesworth"]  # those of any player count
+ANY_COUNT = pytest.mark.parametrize(
+    ("name", "params"), SEATED, ids=[f"{n}{''.join(map(str, p.values()))}" for n, p in SEATED]
 )
 
 
@@ -39,7 +46,8 @@ def _differences(observer: Observer, got: np.ndarray, want: np.ndarray) -> list[
 
 def _compare(observer: Observer, env: Big2VectorEnv, refs: list[Game], slots: np.ndarray) -> int:
     """Check every seat of the games in ``slots``; the number of rows checked."""
-    slots, seats = np.repeat(slots, 4), np.tile(np.arange(4), len(slots))
+    players = observer.rules.players
+    slots, seats = np.repeat(slots, players), np.tile(np.arange(players), len(slots))
     got = np.zeros((len(slots), observer.size), np.float32)
     env.maker.encode(env.games, slots, seats, got)
     pairs = zip(slots.tolist(), seats.tolist(), strict=True)
@@ -54,7 +62,7 @@ def _compare(observer: Observer, env: Big2VectorEnv, refs: list[Game], slots: np
 
 def _play(observer: Observer, rules: Rules, n_games: int, seed: int) -> int:
     """Play ``n_games`` random games to the end, checking each position; the rows checked."""
-    env = Big2VectorEnv(4 * n_games, observer=observer, rules=rules, seed=seed)
+    env = Big2VectorEnv(rules.players * n_games, observer=observer, rules=rules, seed=seed)
     env.reset(seed=seed)
     games, cat, rng = env.games, catalog(rules), np.random.default_rng(seed)
     refs = [reference_game(games, g) for g in range(n_games)]
@@ -84,6 +92,16 @@ def test_kernels_write_what_the_observers_do(name: str, params: dict[str, Any], 
     assert _play(observers.make(name, rules, **params), rules, n_games=120, seed=1) > 120 * 4 * 10
 
 
+@FEWER
+@ANY_COUNT
+def test_kernels_write_what_the_observers_do_at_fewer_seats(
+    name: str, params: dict[str, Any], rules: Rules
+):
+    observer = observers.make(name, rules, **params)
+    assert batch_encoder(observer)[1] is True
+    assert _play(observer, rules, n_games=60, seed=1) > 60 * rules.players * 10
+
+
 @pytest.mark.slow
 @RULES
 @OBSERVERS
@@ -91,28 +109,50 @@ def test_kernels_write_what_the_observers_do_long(name: str, params: dict[str, A
     _play(observers.make(name, rules, **params), rules, n_games=250, seed=2)
 
 
-@RULES
-@OBSERVERS
-def test_vector_env_observes_the_acting_seat(name: str, params: dict[str, Any], rules: Rules):
-    observer = observers.make(name, rules, **params)
-    env = Big2VectorEnv(32, observer=observer, rules=rules, seed=3)
+@pytest.mark.slow
+@FEWER
+@ANY_COUNT
+def test_kernels_write_what_the_observers_do_long_at_fewer_seats(
+    name: str, params: dict[str, Any], rules: Rules
+):
+    _play(observers.make(name, rules, **params), rules, n_games=250, seed=2)
+
+
+def _observes_the_acting_seat(observer: Observer, rules: Rules) -> None:
+    players = rules.players
+    env = Big2VectorEnv(8 * players, observer=observer, rules=rules, seed=3)
     obs, info = env.reset(seed=3)
     refs = [reference_game(env.games, g) for g in range(8)]
     rng, restarts = np.random.default_rng(3), 0
     for _ in range(150):
-        rows = np.flatnonzero(info["acting"])  # game g's acting agent: 4 g + its seat
+        rows = np.flatnonzero(info["acting"])  # game g's acting agent: P g + its seat
         for g, (row, game) in enumerate(zip(rows.tolist(), refs, strict=True)):
-            want = observer.observe(game.view(row % 4), game)
-            assert row % 4 == game.turn and np.array_equal(obs["observation"][row], want), g
+            want = observer.observe(game.view(row % players), game)
+            assert row % players == game.turn, g
+            assert np.array_equal(obs["observation"][row], want), g
         actions = env.sample_legal(rng)
         obs, _, ended, _, info = env.step(actions)
         for g, game in enumerate(refs):
-            if ended[4 * g]:  # the slot holds its next game already
+            if ended[players * g]:  # the slot holds its next game already
                 refs[g] = reference_game(env.games, g)
                 restarts += 1
             else:
                 game.play(env.codec.decode(int(actions[rows[g]])))
     assert restarts >= 8
+
+
+@RULES
+@OBSERVERS
+def test_vector_env_observes_the_acting_seat(name: str, params: dict[str, Any], rules: Rules):
+    _observes_the_acting_seat(observers.make(name, rules, **params), rules)
+
+
+@FEWER
+@ANY_COUNT
+def test_vector_env_observes_the_acting_seat_at_fewer_seats(
+    name: str, params: dict[str, Any], rules: Rules
+):
+    _observes_the_acting_seat(observers.make(name, rules, **params), rules)
 
 
 @RULES

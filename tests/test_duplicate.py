@@ -14,7 +14,7 @@ import observers
 from big2.evaluation import deal_results as arena_results
 from big2.game import View
 from big2.hand_ranking import HandRanking
-from big2.rules import CHARLESWORTH, STANDARD, Rules
+from big2.rules import CHARLESWORTH, STANDARD, THREE_PLAYER, TWO_PLAYER, Rules
 from envs import codecs, duplicate
 from envs.decisions import DecisionMaker, Decisions
 from envs.engine import Games, Tables
@@ -25,7 +25,9 @@ from training.nets import make_actor
 from training.rollout import GreedyPolicy
 from training.spec import resolve
 
-RULES = pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
+RULES = pytest.mark.parametrize(
+    "rules", [STANDARD, CHARLESWORTH, THREE_PLAYER, TWO_PLAYER], ids=lambda r: r.name
+)
 DETERMINISTIC = pytest.mark.parametrize("opponent", ["greedy", "heuristic"])
 
 
@@ -49,8 +51,10 @@ def last(decisions: Decisions) -> np.ndarray:
 @DETERMINISTIC
 def test_a_scripted_policy_plays_the_arena_games(rules: Rules, opponent: str):
     mine = duplicate.deal_results(last, opponent, 12, seed=5, rules=rules)
-    arena = [d[0] for d in arena_results([Last(), opponent, opponent, opponent], 12, 5, rules)]
+    agents = [Last(), *[opponent] * (rules.players - 1)]
+    arena = [d[0] for d in arena_results(agents, 12, 5, rules)]
     assert mine == arena
+    assert all(0 <= wins <= rules.players for wins, _ in mine)
 
 
 def tiny(observer: str = "card_counting", **options: object) -> Config:

@@ -24,7 +24,6 @@ from envs.batch_observers import batch_encoder, view_of
 from envs.engine import Games, Tables, max_combos, max_moves, reference_game
 from envs.kernels import deals
 from envs.kernels.turns import fill_legal, legal_ranges
-from envs.vector import Big2VectorEnv
 from training.twins import HEURISTIC, MIXED, RANDOM, play_lockstep
 
 # three players with bombs (on singles and pairs), another opening card (the leftover
@@ -146,17 +145,12 @@ def test_sizes_follow_the_players():
         Games(1, Tables.of(THREE_PLAYER)).deal(0, Board(seed=0).hands)
 
 
-def test_the_vector_env_refuses_other_counts_naming_the_aec_env():
-    with pytest.raises(ValueError, match="vector env does not play the two-player rules yet"):
-        Big2VectorEnv(4, rules="two-player")
-
-
 @pytest.mark.parametrize("rules", [THREE_BOMBS, TWO_PLAYER], ids=lambda r: r.name)
 @pytest.mark.parametrize("name", ["simple", "card_counting", "planes"])
-def test_batch_observers_of_fewer_players_fall_back_to_the_observers(rules: Rules, name: str):
+def test_batch_observers_of_fewer_players_write_what_the_observers_do(rules: Rules, name: str):
     observer = observers.make(name, rules)
     encode, vectorised = batch_encoder(observer)
-    assert not vectorised  # the kernels seat four
+    assert vectorised  # compiled for any player count
     board, rng = Board(rules, seed=8), random.Random(8)
     game, games = Game.from_board(board), Games(1, Tables.of(rules))
     games.deal(0, board.hands)

@@ -175,10 +175,15 @@ def test_the_compiled_rows_are_picked_by_exact_type():
         batch_move_features(plan_features)  # a function has no width: say what is expected
 
 
-def playing(features, steps: int = 12) -> list[np.ndarray]:
+def playing(features, steps: int = 12, rules: str = "standard") -> list[np.ndarray]:
     """``info["features"]`` of a few steps of a small env with ``features``."""
     env = Big2VectorEnv(
-        3, observer="card_counting", opponents=["heuristic"], move_features=features, seed=11
+        3,
+        observer="card_counting",
+        opponents=["heuristic"],
+        move_features=features,
+        seed=11,
+        rules=rules,
     )
     _, info = env.reset()
     rng, seen = np.random.default_rng(1), [info["features"]]
@@ -205,6 +210,15 @@ def test_the_env_computes_its_own_rows_compiled_and_a_users_one_view_at_a_time(m
     playing(PLAN, steps=2)
     with pytest.raises(AssertionError, match="not to call"):
         playing(Subclass(), steps=2)
+
+
+@pytest.mark.parametrize("rules", ["three-player", "two-player"])
+def test_the_compiled_rows_are_the_python_rows_at_fewer_seats(rules):
+    joined = JoinedFeatures(PLAN, REPLIES, CHEATING_REPLIES)
+    compiled, fallback = playing(joined, 30, rules), playing(Own(joined), 30, rules)
+    for a, b in zip(compiled, fallback, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert any(rows[:, :, 4:7].any() for rows in compiled)
 
 
 def test_a_users_rows_of_the_wrong_shape_are_refused():

@@ -22,10 +22,12 @@ import pytest
 import torch
 from training_helpers import former_config
 
+import observers
 from big2.evaluation.arena import evaluate as arena
 from training import checkpoint
 from training.build import acting_net, load_init, make_algorithm, scoped_seed
 from training.config import Config
+from training.evaluate import main as evaluate_main
 from training.loop import RunState, epoch_scores
 from training.nets import NumpyLogits
 from training.spec import resolve
@@ -266,6 +268,38 @@ def test_resume_continues_run_history_and_tensorboard(ppo_run, tmp_path):
 
 
 TABLES = ("self-all", "self", "self", "random")  # a table drawn per game, snapshots by results
+
+
+@pytest.mark.parametrize(
+    ("rules", "overrides"),
+    [
+        ("three-player", {"opponents": TABLES, "opponent_draw": "game"}),
+        ("two-player", {"opponents": ("self-all",), "plan_features": True,
+                        "reply_features": True, "action_head": "mlp", "eval_engine": "compiled"}),
+    ],
+)  # fmt: skip
+def test_runs_under_three_and_two_players(tmp_path, capsys, rules, overrides):
+    """Training, its evaluations and its checkpoint follow the rules' player count: every
+    seat an agent, tables of three or two, the arena seating one agent a seat."""
+    cfg = tiny(tmp_path / "run", rules=rules, eval_opponents=("random",), **overrides)
+    state = train(cfg)
+    data = check_run_dir(tmp_path / "run", state, cfg)
+    players = resolve(cfg).env.rules.players
+    assert resolve(cfg).network.obs_size == observers.make(cfg.observer, rules).size
+    if cfg.opponents == TABLES:  # the snapshots met the learner at tables of three
+        assert all(s["games"] > 0 for s in data["snapshots"][:-1])
+    agent = checkpoint.load_agent(tmp_path / "run" / "latest.pt")
+    assert agent.codec.rules.players == players
+    result = arena([agent, *["random"] * (players - 1)], 4, seed=1, rules=agent.codec.rules)
+    assert result.deals == 4 and result.agents[0].games == 4 * players
+    checkpoint_file = str(tmp_path / "run" / "latest.pt")
+    shown, _ = [], capsys.readouterr()  # what training printed
+    for engine in ("arena", "compiled"):
+        evaluate_main([checkpoint_file, "--opponents", "greedy", "--deals", "3", "--json",
+                       "--engine", engine, "--baseline", checkpoint_file])  # fmt: skip
+        shown.append(json.loads(capsys.readouterr().out))
+    assert shown[0]["games"] == 3 * players and shown[0]["paired"]["win_share"] == 0
+    assert shown[0]["win_share"] == shown[1]["win_share"]  # greedy: the same games
 
 
 @pytest.mark.parametrize("opponents", [("random", "self"), ("self-all",), TABLES])

@@ -17,6 +17,7 @@ from envs.big2_env import raw_env
 from envs.vector import Big2VectorEnv
 
 PRESETS = ("standard", "charlesworth")
+FEWER = ("three-player", "two-player")  # a game of 3 and of 2 seats
 
 
 def random_actions(env, rng):
@@ -33,13 +34,17 @@ def acting(env, info):
     return np.flatnonzero(info["acting"]) if env.all_seats else np.arange(env.num_games)
 
 
-@pytest.mark.parametrize("rules", PRESETS)
 @pytest.mark.parametrize(
-    ("observer", "actions"), [("simple", "catalog"), ("card_counting", "hand")]
+    ("rules", "observer", "actions"),
+    [
+        *[(rules, "simple", "catalog") for rules in PRESETS + FEWER],
+        *[(rules, "card_counting", "hand") for rules in PRESETS],
+        *[(rules, "card_counting", "catalog") for rules in FEWER],  # hand: 4 x 13 only
+    ],
 )
 def test_first_game_of_every_slot_is_raw_envs(rules, observer, actions):
-    n = 12
-    env = Big2VectorEnv(4 * n, observer=observer, actions=actions, rules=rules, reward="score")
+    n, players = 12, get(rules).players
+    env = Big2VectorEnv(players * n, observer=observer, actions=actions, rules=rules)
     obs, info = env.reset(seed=40)
     raws = [raw_env(rules=rules, observer=observer, actions=actions) for _ in range(n)]
     for i, aec in enumerate(raws):
@@ -50,7 +55,7 @@ def test_first_game_of_every_slot_is_raw_envs(rules, observer, actions):
         for i in np.flatnonzero(live):
             aec, row = raws[i], rows[i]
             seen = aec.observe(aec.agent_selection)
-            assert info["seat"][row] == aec.game.turn == row % 4
+            assert info["seat"][row] == aec.game.turn == row % players
             np.testing.assert_array_equal(obs["observation"][row], seen["observation"])
             assert legal_set(info, row) == set(np.flatnonzero(seen["action_mask"]).tolist())
             assert (info["legal"][row] >= 0).sum() == len(aec.game.legal_moves())
@@ -59,10 +64,11 @@ def test_first_game_of_every_slot_is_raw_envs(rules, observer, actions):
             raws[i].step(int(actions_now[rows[i]]))
         obs, rewards, ended, truncated, info = env.step(actions_now)
         assert not truncated.any()
-        for i in np.flatnonzero(ended[::4] & live):
-            game, agents = raws[i].game, slice(4 * i, 4 * i + 4)
+        for i in np.flatnonzero(ended[::players] & live):
+            game, agents = raws[i].game, slice(players * i, players * i + players)
             assert (info["final_info"]["winner"][agents] == game.winner).all()
-            assert info["final_info"]["final_rewards"][4 * i].tolist() == list(game.scores())
+            final = info["final_info"]["final_rewards"][players * i]
+            assert final.tolist() == list(game.scores())
             assert rewards[agents].tolist() == list(game.scores())  # every seat its own
             live[i] = False
 
@@ -87,7 +93,8 @@ def run_against_python(rules: str | Rules, n_slots: int, n_games: int, seed: int
     """Play ``n_games`` random games in the vector env, and the same games in big2.game
     in lockstep (deals from each slot's own random.Random(seed + i)); compare every legal
     list, the `simple` observation of the seat to act, and every final score."""
-    env = Big2VectorEnv(4 * n_slots, observer="simple", rules=rules)
+    players = get(rules).players
+    env = Big2VectorEnv(players * n_slots, observer="simple", rules=rules)
     observer = observers.make("simple", rules)
     cat = catalog(get(rules))
     obs, info = env.reset(seed=seed)
@@ -109,16 +116,17 @@ def run_against_python(rules: str | Rules, n_slots: int, n_games: int, seed: int
             game.play(PASS if move == len(cat) else cat[move])
         obs, rewards, ended, _, info = env.step(actions)
         decisions += n_slots
-        for i in np.flatnonzero(ended[::4]):
-            assert games[i].is_over and info["final_info"]["winner"][4 * i] == games[i].winner
-            assert rewards[4 * i : 4 * i + 4].tolist() == list(games[i].scores())
+        for i in np.flatnonzero(ended[::players]):
+            first = players * i
+            assert games[i].is_over and info["final_info"]["winner"][first] == games[i].winner
+            assert rewards[first : first + players].tolist() == list(games[i].scores())
             games[i] = Game(get(rules), seed=deal_rngs[i])
             finished += 1
         assert not any(g.is_over for g in games)
     return decisions
 
 
-@pytest.mark.parametrize("rules", PRESETS)
+@pytest.mark.parametrize("rules", PRESETS + FEWER)
 def test_many_games_agree_with_the_python_engine(rules):
     assert run_against_python(rules, n_slots=32, n_games=300, seed=11) > 10_000
 
@@ -144,10 +152,16 @@ def test_the_compiled_engine_plays_the_four_player_variants_as_the_python_one(ru
     assert run_against_python(rules, n_slots=32, n_games=300, seed=12) > 10_000
 
 
-@pytest.mark.parametrize("name", ["three-player", "two-player"])
-def test_rules_the_vector_env_does_not_play_yet_are_refused_saying_why(name):
-    with pytest.raises(ValueError, match=rf"vector env does not play the {name} rules yet: .*AEC"):
-        Big2VectorEnv(4, rules=name)
+@pytest.mark.parametrize(("name", "players"), [("three-player", 3), ("two-player", 2)])
+def test_every_seat_of_fewer_players_is_an_agent(name, players):
+    env = Big2VectorEnv(5 * players, rules=name)
+    _, info = env.reset(seed=0)
+    assert env.num_games == 5 and info["seat"].tolist() == list(range(players)) * 5
+    turns = env.games.turn.tolist()
+    assert np.flatnonzero(info["acting"]).tolist() == [players * g + t for g, t in enumerate(turns)]
+    odd = 4 if players == 3 else 5
+    with pytest.raises(ValueError, match=rf"a multiple of {players} \(games x seats\), got {odd}"):
+        Big2VectorEnv(odd, rules=name)
 
 
 @pytest.mark.slow
@@ -253,8 +267,10 @@ def test_bad_arguments():
 # ------------------------------------------------------------------ opponents
 
 
-def test_learner_seat_rotates_and_receives_the_final_reward():
-    env = Big2VectorEnv(4, opponents=["greedy", "random"], reward="score")
+@pytest.mark.parametrize("rules", ["standard", *FEWER])
+def test_learner_seat_rotates_and_receives_the_final_reward(rules):
+    players = get(rules).players
+    env = Big2VectorEnv(4, opponents=["greedy", "random"], reward="score", rules=rules)
     _, info = env.reset(seed=9)
     rng, seats = np.random.default_rng(0), {i: [int(info["seat"][i])] for i in range(4)}
     ended_games = 0
@@ -271,14 +287,16 @@ def test_learner_seat_rotates_and_receives_the_final_reward():
             seats[i].append(int(info["seat"][i]))
             ended_games += 1
     for i in range(4):
-        assert seats[i] == [g % 4 for g in range(len(seats[i]))]
+        assert seats[i] == [g % players for g in range(len(seats[i]))]
 
 
-def test_opponent_moves_are_their_agents_moves():
+@pytest.mark.parametrize("rules", ["standard", *FEWER])
+def test_opponent_moves_are_their_agents_moves(rules):
     """Every opponent move (of games that go on) is what GreedyAgent or HeuristicAgent plays."""
     from envs.engine import reference_game
 
-    env = Big2VectorEnv(3, opponents=["greedy", "heuristic"])
+    env = Big2VectorEnv(3, opponents=["greedy", "heuristic"], rules=rules)
+    cat = catalog(get(rules))
     env.reset(seed=4)
     agents = {"greedy": GreedyAgent(), "heuristic": HeuristicAgent()}
     rng, checked = np.random.default_rng(3), 0
@@ -289,7 +307,7 @@ def test_opponent_moves_are_their_agents_moves():
         _, _, ended, _, _ = env.step(actions)
         for i in np.flatnonzero(~ended):
             game = before[i]
-            game.play(PASS if actions[i] == env.codec.n - 1 else catalog()[int(actions[i])])
+            game.play(PASS if actions[i] == env.codec.n - 1 else cat[int(actions[i])])
             after = reference_game(env.games, i)
             for entry in after.log.moves[len(game.log.moves) :]:
                 assert entry.seat != learners[i]
@@ -299,11 +317,14 @@ def test_opponent_moves_are_their_agents_moves():
                 checked += 1
 
 
+@pytest.mark.parametrize("rules", ["standard", "three-player"])
 @pytest.mark.parametrize("draw", ["seat", "game"])
-def test_opponent_draw_seats_one_kind_per_seat_or_per_game(draw):
-    """Over the games of many episodes, ``game`` seats three of a kind at every table and
+def test_opponent_draw_seats_one_kind_per_seat_or_per_game(draw, rules):
+    """Over the games of many episodes, ``game`` seats one kind at every table and
     draws every kind; ``seat`` mixes kinds at some tables."""
-    env = Big2VectorEnv(16, opponents=["random", "greedy", "heuristic"], opponent_draw=draw)
+    mix = ["random", "greedy", "heuristic"]
+    env = Big2VectorEnv(16, opponents=mix, opponent_draw=draw, rules=rules)
+    players = env.players
     env.reset(seed=2)
     rng, tables = np.random.default_rng(0), []
     while len(tables) < 200:
@@ -311,7 +332,7 @@ def test_opponent_draw_seats_one_kind_per_seat_or_per_game(draw):
         _, _, ended, _, _ = env.step(random_actions(env, rng))
         for i in np.flatnonzero(ended):
             kinds = before[0][i]
-            tables.append(tuple(sorted(kinds[np.arange(4) != before[1][i]].tolist())))
+            tables.append(tuple(sorted(kinds[np.arange(players) != before[1][i]].tolist())))
     alike = [len(set(t)) == 1 for t in tables]
     assert all(alike) if draw == "game" else not all(alike)
     assert {k for t in tables for k in t} == {0, 1, 2}

@@ -59,9 +59,9 @@ def make_env(
     games: int | None = None,
 ) -> Big2VectorEnv:
     """The vector env of a run (``games``, by default ``--envs``, games; with ``self-all``
-    among the opponents its agents are those games x 4 seats); ``pool`` holds the ``self``
-    snapshots (shared, updated between steps; while it is empty, or without one, ``self``
-    plays as ``random``). A checkpoint among the opponents that reads what the learner
+    among the opponents its agents are those games x the rules' players); ``pool`` holds
+    the ``self`` snapshots (shared, updated between steps; while it is empty, or without
+    one, ``self`` plays as ``random``). A checkpoint among the opponents that reads what the learner
     reads plays as one batch policy (:func:`opponent_entry`), one for all its listings."""
     spec = resolve(settings)
     env = spec.env
@@ -72,7 +72,7 @@ def make_env(
         mix = [self_play if name == SELF else entries[name] for name in env.opponents]
     n = env.games if games is None else games
     return Big2VectorEnv(
-        n * (4 if env.all_seats else 1),
+        n * (env.rules.players if env.all_seats else 1),
         env.observer,
         env.codec,
         env.rules,

@@ -47,7 +47,6 @@ from big2.rules import get as get_rules
 from envs import codecs
 from envs.opponents import DRAWS
 from envs.rewards import REWARDS
-from envs.vector import check_vector
 from observers import moves
 from observers.base import Observer
 from observers.moves import MoveFeatures
@@ -153,7 +152,7 @@ class Config:
     algo: str = option("ppo", "training", "learning algorithm", choices=("ppo", "dqn"))
     observer: str = option("simple", "env", "what the actor sees (observers.REGISTRY)")
     actions: str = option("catalog", "env", "action codec: catalog or hand (envs.codecs)")
-    rules: str = option("standard", "env", "a four-player rules preset (docs/rules.md)")
+    rules: str = option("standard", "env", "a rules preset or FILE.toml (docs/rules.md)")
     opponents: tuple[str, ...] = option(
         (SELF_ALL,),
         "opponents",
@@ -319,7 +318,6 @@ class Config:
             raise ValueError("--ray-address needs --backend ray")
         check_device(self.device)
         rules = get_rules(self.rules)
-        check_vector(rules)  # the vector env plays these rules (else ValueError why)
         codecs.make(self.actions, rules)
         self._check_opponents()
         for flag in ("plan_features", "reply_features", "action_context"):

@@ -1,13 +1,13 @@
 """Evaluate a saved agent: ``python -m training.evaluate CHECKPOINT --opponents NAME``.
 
-Plays the arena's duplicate deals with the agent in one seat and three copies of the
-opponent in the others, and prints its win share and mean score with 95% CIs
-(``--json``: one JSON object with ``win_share`` and ``mean_score`` at the top level).
-``trained`` names the shipped agent; ``CHECKPOINT+search`` plays it with determinized
-search at each decision (:mod:`big2.players.search`, the policy as prior and, in the
-rollouts, the searching seat; ``--rollouts heuristic`` plays the heuristic there); the
-checkpoint is an agent spec (:mod:`big2.players.specs`), so ``trained+search:3`` seeds
-the search.
+Plays the arena's duplicate deals with the agent in one seat and copies of the opponent
+in the others (three under four-player rules; the rules are the checkpoint's), and
+prints its win share and mean score with 95% CIs (``--json``: one JSON object with
+``win_share`` and ``mean_score`` at the top level). ``trained`` names the shipped agent;
+``CHECKPOINT+search`` plays it with determinized search at each decision
+(:mod:`big2.players.search`, the policy as prior and, in the rollouts, the searching
+seat; ``--rollouts heuristic`` plays the heuristic there); the checkpoint is an agent
+spec (:mod:`big2.players.specs`), so ``trained+search:3`` seeds the search.
 
 ``--engine compiled`` plays the same duplicate deals in the compiled engine
 (:mod:`envs.duplicate`: every game of 250 deals at once, the network asked in batches),
@@ -101,22 +101,24 @@ def play_deals(
         compiled = replace(agent.spec, config=replace(agent.cfg, eval_engine="compiled"))
         mine = learner_results(compiled, agent.net, args.opponents, args.deals, args.seed)
         return summarise([agent.name], [[r] for r in mine], args.seed, rules), mine
-    players = [agent, *(load_agent(args.opponents, rules) for _ in range(3))]
+    players = [agent, *(load_agent(args.opponents, rules) for _ in range(rules.players - 1))]
     deals, seed, progress = args.deals, args.seed, not args.json
     per_deal = deal_results(players, deals, seed, rules, progress=progress, backend=backend)
     result = summarise(display_names(players), per_deal, seed, rules)
     return result, [deal[0] for deal in per_deal]
 
 
-def paired(mine: list[tuple[int, int]], theirs: list[tuple[int, int]]) -> dict[str, Any]:
+def paired(
+    mine: list[tuple[int, int]], theirs: list[tuple[int, int]], seatings: int = 4
+) -> dict[str, Any]:
     """The mean difference, per deal, of win share and of score (mine minus theirs; each
-    deal's four games), with 95% intervals over deals.
+    deal's ``seatings`` games: the rules' players), with 95% intervals over deals.
 
     >>> paired([(2, 10), (1, -4)], [(1, 6), (1, -8)])["win_share"]
     0.125
     """
-    wins = [(a[0] - b[0]) / 4 for a, b in zip(mine, theirs, strict=True)]
-    scores = [(a[1] - b[1]) / 4 for a, b in zip(mine, theirs, strict=True)]
+    wins = [(a[0] - b[0]) / seatings for a, b in zip(mine, theirs, strict=True)]
+    scores = [(a[1] - b[1]) / seatings for a, b in zip(mine, theirs, strict=True)]
     return {
         "win_share": mean(wins),
         "win_share_ci": normal_ci(wins),
@@ -162,7 +164,7 @@ def main(argv: list[str] | None = None) -> None:
         print("evaluate: interrupted", file=sys.stderr)
         raise SystemExit(130) from None
     result, me = runs[0][0], runs[0][0].agents[0]
-    difference = paired(runs[0][1], runs[1][1]) if args.baseline else None
+    difference = paired(runs[0][1], runs[1][1], rules.players) if args.baseline else None
     if args.json:
         run = {"checkpoint": args.checkpoint, "opponents": args.opponents}
         out = {**run, "deals": result.deals, "seed": args.seed, **figures(me), "games": me.games}

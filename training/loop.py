@@ -1,7 +1,7 @@
 """The training loop: collect, update, and after every epoch evaluate, snapshot and save.
 
 :class:`Run` drives one run; :class:`RunState` is what a checkpoint resumes besides the
-networks. Evaluations play the greedy policy against three copies of each evaluation
+networks. Evaluations play the greedy policy against copies of each evaluation
 opponent on the same fixed duplicate deals every time (``--eval-seed``), in the arena or
 in the compiled engine (``--eval-engine``).
 """
@@ -73,8 +73,8 @@ def learner_agent(settings: Config | RunSpec, net: Actor) -> PolicyAgent:
 
 
 def evaluate_policy(settings: Config | RunSpec, net: Actor, step: int) -> list[dict[str, Any]]:
-    """The greedy policy's results against three copies of each eval opponent, on the
-    evaluation deals, played where ``--eval-engine`` says."""
+    """The greedy policy's results against copies of each eval opponent (at every other
+    seat), on the evaluation deals, played where ``--eval-engine`` says."""
     spec = resolve(settings)
     cfg, rows = spec.config, []
     for name in cfg.eval_opponents:
@@ -101,15 +101,16 @@ def figures(result: AgentResult) -> dict[str, Any]:
 def learner_results(
     settings: Config | RunSpec, net: Actor, opponent: str, n_deals: int, seed: int
 ) -> list[tuple[int, int]]:
-    """Per duplicate deal of ``seed``, the greedy policy's (wins, total score) over its four
-    games against three copies of ``opponent``, played where ``--eval-engine`` says."""
+    """Per duplicate deal of ``seed``, the greedy policy's (wins, total score) over its
+    games (one a seat) against copies of ``opponent``, played where ``--eval-engine`` says."""
     spec = resolve(settings)
     env = spec.env
     if spec.config.eval_engine == "compiled":
         inputs = (env.rules, env.observer, env.codec, env.features)
         seated = opponent_entry(opponent, spec)  # a checkpoint: batched, the same moves
         return duplicate.deal_results(GreedyPolicy(net), seated, n_deals, seed, *inputs)
-    agents: list[Agent | str] = [learner_agent(spec, net), opponent, opponent, opponent]
+    others = [opponent] * (env.rules.players - 1)
+    agents: list[Agent | str] = [learner_agent(spec, net), *others]
     return [deal[0] for deal in deal_results(agents, n_deals, seed, env.rules)]
 
 
@@ -186,7 +187,8 @@ class Run:
         for s in state.snapshots:
             weights = None if s["epoch"] in self.pooled else s["weights"]  # weights once only
             pool.append((s["epoch"], self._seed("snapshot", s["epoch"]), weights))
-        chances = pfsp.draw_weights(state.snapshots) if self.pfsp else None
+        players = self.spec.env.rules.players
+        chances = pfsp.draw_weights(state.snapshots, players) if self.pfsp else None
         self.env.set_pool(pool, chances)
         self.pooled = {s["epoch"] for s in state.snapshots}
         self.results = np.zeros((2, len(state.snapshots)))  # the learner's wins, games
@@ -306,9 +308,10 @@ class Run:
     def _log_pool(self) -> None:
         """Each snapshot's results so far and its draw chance next epoch (TensorBoard)."""
         snapshots, step = self.state.snapshots, self.state.env_step
-        chances = np.array(pfsp.draw_weights(snapshots))
+        players = self.spec.env.rules.players
+        chances = np.array(pfsp.draw_weights(snapshots, players))
         for s, chance in zip(snapshots, chances / chances.sum(), strict=True):
-            share = pfsp.learner_share(s["wins"], s["games"])
+            share = pfsp.learner_share(s["wins"], s["games"], players)
             self.writer.add_scalar(f"pool/learner_share/epoch{s['epoch']}", share, step)
             self.writer.add_scalar(f"pool/chance/epoch{s['epoch']}", chance, step)
 

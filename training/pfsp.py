@@ -1,8 +1,8 @@
 """Prioritized fictitious self-play: how often each snapshot of the learner is drawn.
 
 When each game draws its table (``self-all`` among other ``--opponents``), ``self`` is a
-pool of the run's snapshots, and a game that draws it seats one snapshot, three copies,
-against the learner in one seat. Each snapshot is drawn by a weight that grows with how
+pool of the run's snapshots, and a game that draws it seats one snapshot, copies of it at
+every seat but the learner's one. Each snapshot is drawn by a weight that grows with how
 often it beats the learner there (AlphaStar's prioritized fictitious self-play), so the
 learner plays most against the past selves it still loses to, and rarely against those
 it has left behind, which the pool keeps nonetheless so that a skill once lost is
@@ -12,17 +12,21 @@ The learner's results at a snapshot's tables are ``wins`` and ``games`` (kept in
 run's state with the snapshot, in every checkpoint, so a resumed run draws as the
 uninterrupted one). Its weight:
 
-- ``x = (wins + PRIOR x 1/4) / (games + PRIOR)``: the learner's win share at the
-  snapshot's tables, with :data:`PRIOR` games of an even table (a quarter) added, so a new
-  snapshot, with no games yet, counts as even and is played;
-- ``q = 3x / (1 + 2x)``: the learner's chance of beating one copy of the snapshot, for a
-  four-player table what AlphaStar's pairwise win probability is. It is the Luce choice
-  model's (OpenSkill's Plackett-Luce): a learner of strength ``a`` against three copies
-  of strength ``b`` wins ``x = a / (a + 3b)`` of the games, and one copy alone with
-  chance ``a / (a + b) = 3x / (1 + 2x)``. An even table (``x = 1/4``) is ``q = 1/2``;
-- ``weight = (1 - q)^2 = ((1 - x) / (1 + 2x))^2``: AlphaStar's ``f_hard`` with ``p = 2``:
-  1 for a snapshot the learner never beats, 1/4 for an even one, 1/16 at ``x = 1/2``,
-  never 0 (the prior keeps ``x`` below 1), so every snapshot is still drawn sometimes.
+- ``x = (wins + PRIOR x 1/P) / (games + PRIOR)`` at a table of ``P`` players: the
+  learner's win share at the snapshot's tables, with :data:`PRIOR` games of an even table
+  (a quarter of four players) added, so a new snapshot, with no games yet, counts as even
+  and is played;
+- ``q = (P - 1) x / (1 + (P - 2) x)`` (``3x / (1 + 2x)`` of four players): the learner's
+  chance of beating one copy of the snapshot, for a table of several what AlphaStar's
+  pairwise win probability is. It is the Luce choice model's (OpenSkill's
+  Plackett-Luce): a learner of strength ``a`` against ``P - 1`` copies of strength ``b``
+  wins ``x = a / (a + (P - 1) b)`` of the games, and one copy alone with chance
+  ``a / (a + b)``, which is ``q``. An even table (``x = 1/P``) is ``q = 1/2``; of two
+  players ``q = x``;
+- ``weight = (1 - q)^2`` (``((1 - x) / (1 + 2x))^2`` of four players): AlphaStar's
+  ``f_hard`` with ``p = 2``: 1 for a snapshot the learner never beats, 1/4 for an even
+  one, never 0 (the prior keeps ``x`` below 1), so every snapshot is still drawn
+  sometimes.
 
 The results age: after each epoch a snapshot's old counts are multiplied by
 :data:`DECAY` before the epoch's are added, so its weight follows the learner as it is,
@@ -41,35 +45,38 @@ from typing import Any
 
 import numpy as np
 
-EVEN = 0.25  # the win share of one seat at an even four-player table
 PRIOR = 20.0  # games of an even table every snapshot's results start from
 DECAY = 0.5  # the share of a snapshot's results that carries into the next epoch
 POWER = 2.0  # f_hard's p: how much harder snapshots are preferred
 
 
-def learner_share(wins: float, games: float) -> float:
-    """The learner's win share at a snapshot's tables, shrunk toward an even table.
+def learner_share(wins: float, games: float, players: int = 4) -> float:
+    """The learner's win share at a snapshot's tables of ``players``, shrunk toward an
+    even table.
 
-    >>> learner_share(0.0, 0.0), learner_share(80.0, 80.0)
-    (0.25, 0.85)
+    >>> learner_share(0.0, 0.0), learner_share(80.0, 80.0), learner_share(0.0, 0.0, 3)
+    (0.25, 0.85, 0.333...)
     """
-    return (wins + PRIOR * EVEN) / (games + PRIOR)
+    return (wins + PRIOR / players) / (games + PRIOR)
 
 
-def weight(share: float) -> float:
+def weight(share: float, players: int = 4) -> float:
     """A snapshot's draw weight when the learner wins ``share`` of the games at its tables
-    (module docstring: ``((1 - x) / (1 + 2x))^2``).
+    of ``players`` (module docstring: ``(1 - q)^2``).
 
-    >>> weight(0.0), weight(0.25), weight(1.0)
-    (1.0, 0.25, 0.0)
+    >>> weight(0.0), weight(0.25), weight(1.0), weight(1 / 3, players=3), weight(0.5, 2)
+    (1.0, 0.25, 0.0, 0.25, 0.25)
     """
-    beats_one = 3 * share / (1 + 2 * share)
+    beats_one = (players - 1) * share / (1 + (players - 2) * share)
     return float((1 - beats_one) ** POWER)
 
 
-def draw_weights(snapshots: Sequence[Mapping[str, Any]]) -> list[float]:
-    """Each snapshot's draw weight, from the learner's results at its tables."""
-    return [weight(learner_share(s.get("wins", 0.0), s.get("games", 0.0))) for s in snapshots]
+def draw_weights(snapshots: Sequence[Mapping[str, Any]], players: int = 4) -> list[float]:
+    """Each snapshot's draw weight, from the learner's results at its tables of ``players``."""
+    return [
+        weight(learner_share(s.get("wins", 0.0), s.get("games", 0.0), players), players)
+        for s in snapshots
+    ]
 
 
 def credit(

@@ -90,7 +90,7 @@ class Shards:
         if not 1 <= count <= games:
             raise ValueError(f"shards must be between 1 and envs ({games}), got {count}")
         self.backend, self.all_seats = backend, spec.env.all_seats
-        seats = 4 if self.all_seats else 1
+        seats = spec.env.rules.players if self.all_seats else 1
         self.num_envs = games * seats  # agents: games, or games x seats under self-all
         self.sizes = [len(part) for part in np.array_split(np.arange(games), count)]
         self.agents = [n * seats for n in self.sizes]

@@ -41,6 +41,7 @@ from envs.kernels.turns import (
     MUST_HOLD_3D,
     NO_TABLE,
     PASS,
+    after,
     filtered,
     legal_ranges,
     opening_bit,
@@ -368,9 +369,9 @@ def follow(parts, plays, may_pass, hand, fives, game, seat, state, cat, heur):
 def fewest_opponent_cards(game, seat, state):
     """``_fewest_opponent_cards``: the smallest hand among the other seats."""
     players = state.hands.shape[1]
-    fewest = popcount(state.hands[game, (seat + 1) % players])
+    fewest = popcount(state.hands[game, after(seat, 1, players)])
     for step in range(2, players):
-        fewest = min(fewest, popcount(state.hands[game, (seat + step) % players]))
+        fewest = min(fewest, popcount(state.hands[game, after(seat, step, players)]))
     return fewest
 
 

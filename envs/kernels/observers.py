@@ -16,7 +16,7 @@ import numpy as np
 
 from big2.cards import DECK
 from envs.kernels.bits import lowest_card, popcount
-from envs.kernels.turns import CatalogArrays, GameArrays
+from envs.kernels.turns import CatalogArrays, GameArrays, after, relative
 from observers.base import Observer
 
 
@@ -61,12 +61,10 @@ class BatchEncoder:
             kernel(slots, seats, rows, state, cat, *args, out)
 
 
-CARDS_LEFT_WIDTH = 13  # a cards_left row: one-hot of n - 1
-
-
 class SimpleStarts(NamedTuple):
     """Where the ``simple`` observer's pieces start (``history`` and the counting
-    observers begin with them)."""
+    observers begin with them), the players and the width of a cards-left row (the
+    largest hand: a one-hot of n - 1)."""
 
     hand: int
     table: int
@@ -75,43 +73,53 @@ class SimpleStarts(NamedTuple):
     leading: int
     passes: int
     cards_left: int
+    players: int
+    largest: int
 
     @classmethod
     def of(cls, observer: Observer) -> SimpleStarts:
-        return cls(**{name: observer.targets[name][0] for name in cls._fields})
+        starts = {name: observer.targets[name][0] for name in cls._fields[:-2]}
+        return cls(**starts, players=observer.rules.players, largest=observer.rules.largest_hand)
 
 
 class CountingStarts(NamedTuple):
-    """Where ``card_counting``'s own pieces start (``opponent_hands``: -1 unless it cheats)."""
+    """Where ``card_counting``'s own pieces start (``opponent_hands``: -1 unless it
+    cheats), and the players."""
 
     played: int
     unseen: int
     opponent_hands: int
+    players: int
 
     @classmethod
     def of(cls, observer: Observer) -> CountingStarts:
         t, cheats = observer.targets, observer.perfect_information
-        return cls(t["played"][0], t["unseen"][0], t["opponent_hands"][0] if cheats else -1)
+        hands = t["opponent_hands"][0] if cheats else -1
+        return cls(t["played"][0], t["unseen"][0], hands, observer.rules.players)
 
 
 class HistoryStarts(NamedTuple):
-    """Where a ``history`` row's fields start, the row stride and the number of rows."""
+    """Where a ``history`` row's fields start, the row stride, the number of rows and
+    the players."""
 
     seat: int
     passed: int
     cards: int
     stride: int
     rows: int
+    players: int
 
     @classmethod
     def of(cls, observer: Observer) -> HistoryStarts:
         t = observer.targets
         seat, passed, cards = (t[f"history.{field}"][0] for field in ("seat", "pass", "cards"))
-        return cls(seat, passed, cards, t["history"][1], observer.shapes["history"][0])
+        rows, players = observer.shapes["history"][0], observer.rules.players
+        return cls(seat, passed, cards, t["history"][1], rows, players)
 
 
 class PlanesStarts(NamedTuple):
-    """Where ``planes``' pieces start, and the stride of one (channel, suit) row."""
+    """Where ``planes``' pieces start, the stride of one (channel, suit) row, the
+    players and the largest hand (cards left are divided by it)."""
 
     planes: int
     table_ranking: int
@@ -120,12 +128,16 @@ class PlanesStarts(NamedTuple):
     passes: int
     cards_left: int
     stride: int
+    players: int
+    largest: int
 
     @classmethod
     def of(cls, observer: Observer) -> PlanesStarts:
-        t = observer.targets
-        starts = {name: t[name][0] for name in cls._fields if name != "stride"}
-        return cls(**starts, stride=t["planes"][1])
+        t, rules = observer.targets, observer.rules
+        starts = {name: t[name][0] for name in cls._fields[:-3]}
+        return cls(
+            **starts, stride=t["planes"][1], players=rules.players, largest=rules.largest_hand
+        )
 
 
 # ------------------------------------------------------------------ simple and friends
@@ -160,8 +172,8 @@ def context(
     table = state.table[game]
     if table >= 0:
         out[row, at.table_ranking + cat.ranking[table] - 1] = 1.0
-        out[row, at.table_owner + (state.table_seat[game] - seat) % 4] = 1.0
-        out[row, at.passes + min(state.passes[game], 2)] = 1.0
+        out[row, at.table_owner + relative(state.table_seat[game], seat, at.players)] = 1.0
+        out[row, at.passes + min(state.passes[game], at.players - 2)] = 1.0
     elif state.turn[game] == seat:
         out[row, at.leading] = 1.0
 
@@ -182,10 +194,10 @@ def _encode_simple(
         if state.table[game] >= 0:
             cards_kernel(cat.cards[state.table[game]], out, row, at.table)
         context(row, game, seat, state, cat, at, out)
-        for k in range(3):  # next, across, previous: cards left one-hot (n - 1)
-            n = popcount(state.hands[game, (seat + 1 + k) % 4])
+        for k in range(at.players - 1):  # next, (across,) previous: one-hot n - 1
+            n = popcount(state.hands[game, after(seat, 1 + k, at.players)])
             if n:
-                out[row, at.cards_left + CARDS_LEFT_WIDTH * k + n - 1] = 1.0
+                out[row, at.cards_left + at.largest * k + n - 1] = 1.0
 
 
 @numba.njit(cache=True)
@@ -201,8 +213,8 @@ def _encode_counting(
     for i in range(slots.shape[0]):
         game, seat, row = slots[i], seats[i], rows[i]
         seen = state.hands[game, seat]
-        for k in range(4):  # me, next, across, previous
-            other = (seat + k) % 4
+        for k in range(at.players):  # me, next, (across,) previous
+            other = after(seat, k, at.players)
             cards_kernel(state.played[game, other], out, row, at.played + 52 * k)
             seen |= state.played[game, other]
             if at.opponent_hands >= 0 and k > 0:
@@ -236,7 +248,7 @@ def _encode_history(
         recent = min(at.rows, n)
         for j in range(recent):
             entry, base = n - recent + j, at.stride * (at.rows - recent + j)
-            out[row, at.seat + base + (state.log_seat[game, entry] - seat) % 4] = 1.0
+            out[row, at.seat + base + relative(state.log_seat[game, entry], seat, at.players)] = 1.0
             move = state.log_move[game, entry]
             if move >= 0:
                 cards_kernel(cat.cards[move], out, row, at.cards + base)
@@ -259,21 +271,24 @@ def _encode_planes(
     at: PlanesStarts,
     out: np.ndarray,
 ) -> None:
-    """Channels hand, table, played by me .. previous, unseen; the context; cards left / 13."""
+    """Channels hand, table, played by me .. previous, unseen; the context; cards left
+    / the largest hand."""
     for i in range(slots.shape[0]):
         game, seat, row = slots[i], seats[i], rows[i]
         seen = state.hands[game, seat]
         _plane(seen, out, row, at, 0)
         if state.table[game] >= 0:
             _plane(cat.cards[state.table[game]], out, row, at, 1)
-        for k in range(4):
-            other = (seat + k) % 4
+        players = at.players
+        for k in range(players):
+            other = after(seat, k, players)
             _plane(state.played[game, other], out, row, at, 2 + k)
             seen |= state.played[game, other]
-        _plane(np.uint64(DECK) & ~seen, out, row, at, 6)
+        _plane(np.uint64(DECK) & ~seen, out, row, at, 2 + players)
         context(row, game, seat, state, cat, at, out)
-        for k in range(3):  # n / 13 in float64, rounded once to float32, as numpy stores it
-            out[row, at.cards_left + k] = popcount(state.hands[game, (seat + 1 + k) % 4]) / 13
+        for k in range(players - 1):  # n / largest in float64, rounded once to float32
+            n = popcount(state.hands[game, after(seat, 1 + k, players)])
+            out[row, at.cards_left + k] = n / at.largest
 
 
 @numba.njit(cache=True)

@@ -13,7 +13,7 @@ import numpy as np
 
 from envs.kernels.bits import popcount
 from envs.kernels.heuristic import PLAN_CAPACITY, acting_seat, beatable, plan
-from envs.kernels.turns import PASS
+from envs.kernels.turns import PASS, after
 
 
 @numba.njit(cache=True)
@@ -26,7 +26,7 @@ def beaters(combo, game, seat, unseen, cheat, state, cat, heur):
         return 0
     bits, players = 0, cat.players
     for step in range(1, players):
-        hand = state.hands[game, (seat + step) % players]
+        hand = state.hands[game, after(seat, step, players)]
         if beatable(hand, combo, cat, heur) if cheat else popcount(hand) >= cat.size[combo]:
             bits |= 1 << _column(step, players)
     return bits

@@ -69,6 +69,23 @@ class CatalogArrays(NamedTuple):
     bombs: np.ndarray  # int64: the catalog indices of the bombs
 
 
+@numba.njit(cache=True, inline="always")
+def after(seat: int, k: int, players: int) -> int:
+    """The seat ``k`` places after ``seat`` (``0 <= k < players``): ``(seat + k) %
+    players`` without the division: numba's ``%`` by a divisor known only at run time
+    made the ``simple`` kernel 28 times slower than ``% 4`` (1,024 rows: 0.67 ms, not
+    0.024 ms)."""
+    other = seat + k
+    return other - players if other >= players else other
+
+
+@numba.njit(cache=True, inline="always")
+def relative(seat: int, me: int, players: int) -> int:
+    """``seat`` counted from ``me``: ``(seat - me) % players`` without the division."""
+    d = seat - me
+    return d + players if d < 0 else d
+
+
 @numba.njit(cache=True)
 def opening_bit(card):
     """The mask of opening card ``card`` (``CatalogArrays.opening_card``; the 3D, 0,

@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt
 
 from big2.evaluation.stats import mean
 from training.ablation.runner import Outcome
-from training.ablation.stats import METRICS, cell_values, over_seeds, per_setting
+from training.ablation.stats import METRICS, cell_values, over_seeds, per_setting, seatings
 from training.ablation.study import Setting, Study
 
 
@@ -45,10 +45,17 @@ def curve(
     ]
 
 
+def even_share(finished: Sequence[Outcome]) -> float | None:
+    """The win share of one seat at an even table (1 / players), drawn as a dotted line
+    when every cell plays the same number of players; None otherwise."""
+    counts = {seatings(o.cell) for o in finished}
+    return 1 / counts.pop() if len(counts) == 1 else None
+
+
 def plot_curves(study: Study, finished: Sequence[Outcome], path: Path) -> None:
     """Validation win share against env steps: one line per setting (mean over seeds),
     shaded with the 95% t interval across seeds; one panel per evaluation opponent."""
-    opponents = study.eval_opponents
+    opponents, chance = study.eval_opponents, even_share(finished)
     fig, axes = plt.subplots(1, len(opponents), figsize=(5 * len(opponents), 4.2), squeeze=False)
     for ax, opponent in zip(axes[0], opponents, strict=True):
         for setting in settings_with_results(study, finished):
@@ -61,8 +68,9 @@ def plot_curves(study: Study, finished: Sequence[Outcome], path: Path) -> None:
             if known:
                 low, high = [ci[0] for _, ci in known], [ci[1] for _, ci in known]
                 ax.fill_between([s for s, _ in known], low, high, alpha=0.15)
-        ax.axhline(0.25, color="grey", linestyle=":", linewidth=1)
-        ax.set_title(f"vs 3x {opponent} (validation deals)")
+        if chance is not None:
+            ax.axhline(chance, color="grey", linestyle=":", linewidth=1)
+        ax.set_title(f"vs {opponent} at the other seats (validation deals)")
         ax.set_xlabel("env steps (learner decisions)")
         ax.set_ylabel("win share")
         ax.grid(alpha=0.3)
@@ -95,9 +103,10 @@ def plot_final(study: Study, finished: Sequence[Outcome], path: Path) -> None:
         ax.invert_yaxis()
         ax.set_xlabel(f"{metric.replace('_', ' ')} (report deals, seed {study.report_seed})")
         ax.grid(alpha=0.3, axis="x")
-    axes[0].axvline(0.25, color="grey", linestyle=":", linewidth=1)
+    if (chance := even_share(finished)) is not None:
+        axes[0].axvline(chance, color="grey", linestyle=":", linewidth=1)
     axes[1].axvline(0.0, color="grey", linestyle=":", linewidth=1)
-    axes[0].legend(title="vs 3x", fontsize=8)
+    axes[0].legend(title="vs (other seats)", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

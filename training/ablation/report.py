@@ -35,6 +35,7 @@ from training.ablation.stats import (
     per_cell,
     per_setting,
     pooled,
+    seatings,
     text,
 )
 from training.ablation.study import CHEATING, Setting, Study, as_text
@@ -95,7 +96,8 @@ def write_csv(study: Study, outcomes: Sequence[Outcome], path: Path) -> None:
             row += [r["steps"], round(r["wall_seconds"], 1), r["report_seed"], r["report_deals"]]
             for opponent in study.eval_opponents:
                 for metric in METRICS:
-                    e = per_cell(deal_values(r["report"][opponent], metric))
+                    values = deal_values(r["report"][opponent], metric, seatings(o.cell))
+                    e = per_cell(values)
                     row += [round(e.mean, 4), *(("", "") if e.ci is None else _rounded(e.ci))]
             writer.writerow([*row, ""])
 

@@ -36,7 +36,7 @@ from tqdm import tqdm
 from big2.evaluation.backends import Backend
 from big2.evaluation.stats import mean
 from training.ablation.cell import ATTEMPT, ERROR, LOG, RESULT, SPEC, run_spec, write_json
-from training.ablation.stats import deal_values
+from training.ablation.stats import deal_values, seatings
 from training.ablation.study import Cell, Study, differences
 from training.config import Config
 from training.lock import LOCK_FILE, DirectoryLock, Locked
@@ -405,7 +405,7 @@ def _line(outcome: Outcome) -> str:
         return f"FAILED {outcome.cell.name}: {outcome.error}"
     r = outcome.result
     shares = ", ".join(
-        f"{opponent} {mean(deal_values(report, 'win_share')):.3f}"
+        f"{opponent} {mean(deal_values(report, 'win_share', seatings(outcome.cell))):.3f}"
         for opponent, report in r["report"].items()
     )
     return f"done {outcome.cell.name} in {r['wall_seconds']:.0f} s: win share vs {shares}"

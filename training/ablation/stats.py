@@ -1,7 +1,8 @@
 """A study's statistics, from each cell's per-deal results on the report deals.
 
-A cell's value on a deal is its mean over the deal's four seatings (win share: wins / 4;
-score: total / 4), against three copies of one opponent.
+A cell's value on a deal is its mean over the deal's seatings, one a seat (win share:
+wins / 4 and score: total / 4 under four-player rules; / 3 and / 2 under three and two),
+against copies of one opponent at the other seats.
 
 - **Per cell**: the mean over deals with a normal 95% CI over deals.
 - **Per setting**: the mean over seeds of the cells' means, with a Student-t 95% interval
@@ -47,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from big2.evaluation.stats import mean, normal_ci, t95, t_ci
+from big2.rules import get as get_rules
 
 METRICS = ("win_share", "mean_score")
 DISTINGUISHABLE, DEALS_ONLY, NOT = "distinguishable", "on these deals only", "not distinguishable"
@@ -109,17 +111,30 @@ def text(ci: Interval, form: str = "{:+.2f}") -> str:
     return "n/a" if ci is None else f"[{form.format(ci[0])}, {form.format(ci[1])}]"
 
 
-def deal_values(report: Mapping[str, Sequence[int]], metric: str) -> list[float]:
-    """A cell's per-deal values of ``metric`` from its report (four seatings a deal)."""
+def deal_values(report: Mapping[str, Sequence[int]], metric: str, seatings: int = 4) -> list[float]:
+    """A cell's per-deal values of ``metric`` from its report (``seatings`` a deal: the
+    rules' players).
+
+    >>> deal_values({"wins": [3, 1]}, "win_share"), deal_values({"wins": [3]}, "win_share", 3)
+    ([0.75, 0.25], [1.0])
+    """
     key = "wins" if metric == "win_share" else "scores"
-    return [v / 4 for v in report[key]]
+    return [v / seatings for v in report[key]]
+
+
+def seatings(cell: Any) -> int:
+    """The games a report deal of ``cell`` (:class:`training.ablation.study.Cell`) was
+    played in: one for each of its rules' seats."""
+    return get_rules(cell.config.rules).players
 
 
 def cell_values(outcomes: Sequence[Any], opponent: str, metric: str) -> CellValues:
     """(setting name, seed) -> per-deal values of ``metric`` against ``opponent``, for the
     finished cells among ``outcomes`` (:class:`training.ablation.runner.Outcome`)."""
     return {
-        (o.cell.setting.name, o.cell.seed): deal_values(o.result["report"][opponent], metric)
+        (o.cell.setting.name, o.cell.seed): deal_values(
+            o.result["report"][opponent], metric, seatings(o.cell)
+        )
         for o in outcomes
         if o.result is not None
     }
