@@ -199,10 +199,11 @@ def test_a_replay_asked_for_first_and_answered_last_is_not_shown(server, page):
     assert hands_shown(page) == shown == frames(play(Game(seed=2), RandomAgent(2)).log)[0]["hands"]
 
 
-def hands_shown(page: Any) -> list[list[str]]:
+def hands_shown(page: Any, players: int = 4) -> list[list[str]]:
     return page.evaluate(
-        "() => [0, 1, 2, 3].map(s => Array.from(document.querySelectorAll("
-        "'#seat-' + s + ' .hand .card')).map(c => c.dataset.card))"
+        "players => Array.from({length: players}, (_, s) => Array.from(document.querySelectorAll("
+        "'#seat-' + s + ' .hand .card')).map(c => c.dataset.card))",
+        players,
     )
 
 

@@ -10,6 +10,7 @@ Screenshots of the game and the replay page at each width are kept as test artif
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,15 +20,23 @@ import numpy as np
 import pytest
 
 # browser is a fixture, imported for pytest to find here
-from test_browser import browser, my_move, new_game, play_to_the_end, version  # noqa: F401
+from test_browser import (  # noqa: F401
+    browser,
+    hands_shown,
+    my_move,
+    new_game,
+    play_to_the_end,
+    version,
+)
 
 from big2.app.page_state import last_plays, move_dict
 from big2.app.server import Server
-from big2.app.table import Refused, Table
+from big2.app.table import Refused, Table, frames
 from big2.game import Game
 from big2.hand_ranking import PASS, HandRanking
 from big2.log import Candidate, LogEntry, Thought
 from big2.players import GreedyAgent, RandomAgent, SearchAgent
+from big2.rules import get as get_rules
 from envs.policy_agent import PolicyAgent
 
 ARTIFACTS = Path(os.environ.get("BIG2_ARTIFACTS") or Path(__file__).parents[1] / "test-artifacts")
@@ -121,10 +130,19 @@ def check_layout(page: Any, width: int) -> None:
     assert page.evaluate(SPILLS) == []
 
 
-def check_table(page: Any, me: int) -> None:
-    """The four seats round the middle: yours at the bottom, the next on your right."""
+PLACES = {
+    2: ["south", "north"],
+    3: ["south", "east", "west"],
+    4: ["south", "east", "north", "west"],
+}
+
+
+def check_table(page: Any, me: int, players: int = 4) -> None:
+    """The seats round the middle: yours at the bottom, the next on your right (of two
+    players, across), the previous on your left."""
     middle = box(page, "#table-area")
-    places = {(me + k) % 4: place for k, place in enumerate(["south", "east", "north", "west"])}
+    assert page.locator("#felt > .seat").count() == players
+    places = {(me + k) % players: place for k, place in enumerate(PLACES[players])}
     for seat, place in places.items():
         assert page.get_attribute(f"#seat-{seat}", "data-place") == place
         at = box(page, f"#seat-{seat}")
@@ -160,6 +178,45 @@ def test_the_table_and_the_replay_fit_every_width(server, page_at, width):
     check_table(page, me=0)
     check_layout(page, width)
     screenshot(page, f"replay-{width}")
+
+
+@pytest.fixture(params=["three-player", "two-player"])
+def fewer_seats(request: Any, tmp_path: Path) -> Iterator[Server]:
+    """A server of three or two seats, the person in the last seat."""
+    rules = get_rules(request.param)
+    agents = [RandomAgent(s) for s in range(1, rules.players)]
+    names = [f"random:{s}" for s in range(1, rules.players)]
+    seat = rules.players - 1
+    table = Table(agents, names, rules, seat, tmp_path / "logs", hint=GreedyAgent())
+    server = Server(("127.0.0.1", 0), table, tmp_path / "logs")
+    server.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def test_three_and_two_players_sit_round_the_table_and_replay(fewer_seats, page_at):
+    server, rules = fewer_seats, fewer_seats.table.rules
+    players, me = rules.players, fewer_seats.table.seat
+    page = page_at(360)
+    new_game(page, server.url, seed=2)
+    check_table(page, me, players)
+    assert len(page.evaluate("state.hand")) in (rules.hand_size, rules.hand_size + 1)
+    check_layout(page, 360)
+    screenshot(page, f"play-{rules.name}-360")
+    play_to_the_end(page)
+    game = server.table.game
+    assert json.loads(page.get_attribute("#scores", "data-scores")) == list(game.scores())
+    labels = [f"seat {s} (random:{s + 1})" for s in range(me)] + [f"seat {me} (you)"]
+    assert page.locator("#felt .seat .name").all_text_contents() == labels
+    page.goto(f"{server.url}replay?log={Path(server.table.saved).name}")
+    page.wait_for_function("() => document.querySelector('#position').dataset.index === '0'")
+    want = frames(game.log)
+    assert hands_shown(page, players) == want[0]["hands"]
+    check_table(page, 0, players)  # a replay shows seat 0 at the bottom
+    page.keyboard.press("End")
+    assert json.loads(page.get_attribute("#scores", "data-scores")) == want[-1]["scores"]
+    check_layout(page, 360)
 
 
 def test_every_seat_is_named_with_its_agent_everywhere(server, page_at):

@@ -172,8 +172,10 @@ UNKNOWN = (
          r"argument --rules: unknown rules 'hearts'; expected one of \['bombs', "),
         (["arena", "--agents", "random", "random", "--rules", "house.toml"],
          r"argument --rules: cannot read rules file house.toml"),
-        (["serve", "--rules", "three-player", "--port", "0"],
-         r"big2 serve: the three-player rules seat 3; the page seats four"),
+        (["serve", "--rules", "three-player", "--seat", "3", "--port", "0"],
+         r"big2 serve: --seat 3: the three-player rules seat 0..2"),
+        (["serve", "--rules", "two-player", "--opponents", "random", "random", "--port", "0"],
+         r"big2 serve: --opponents takes one agent spec or 1 \(one per other seat"),
         (["play", "--rules", "two-player", "--seat", "2", "--seed", "1"],
          r"big2 play: --seat 2: the two-player rules seat 0..1"),
         (["play", "--rules", "three-player", "--opponents", "random", "random", "random"],
@@ -182,7 +184,8 @@ UNKNOWN = (
                      marks=pytest.mark.slow),  # ~5 s: unknown names try the checkpoint loader
     ],
     ids=["arena-unknown-agent", "arena-no-deals", "arena-three-agents", "arena-unknown-rules",
-         "arena-missing-rules-file", "serve-three-players", "play-seat-two-of-two",
+         "arena-missing-rules-file", "serve-seat-three-of-three", "serve-two-opponents-of-two",
+         "play-seat-two-of-two",
          "play-three-opponents-of-three-players", "play-unknown-agent"],
 )  # fmt: skip
 def test_cli_errors_name_the_choices(tmp_path, args, message):

@@ -15,7 +15,7 @@
 
 ``play`` and ``serve`` take their agents alike: ``--opponents`` with one agent spec for
 every other seat or one spec each (three of four; ``--agents``, ``serve``'s former name,
-is an alias). ``play`` seats the rules' players (two to four), ``serve`` four.
+is an alias). Both seat the rules' players (two to four).
 """
 
 from __future__ import annotations
@@ -195,7 +195,8 @@ def _serve(args: argparse.Namespace) -> None:
     if problem := exposure_problem(args.host, args.allow_network):
         raise ValueError(problem)
     rules = R.get(args.rules)
-    _four_seats(rules, "serve")
+    if args.seat >= rules.players:
+        raise ValueError(f"--seat {args.seat}: the {rules.name} rules seat 0..{rules.players - 1}")
     agents, names = _opponents(args.opponents, rules)
     log_dir = Path(args.log_dir)
     if problem := unwritable(log_dir):
@@ -271,15 +272,6 @@ def rules_arg(text: str) -> R.Rules:
         return R.get(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _four_seats(rules: R.Rules, command: str) -> None:
-    """SystemExit for a command that seats four (the page)."""
-    if rules.players != 4:
-        raise SystemExit(
-            f"big2 {command}: the {rules.name} rules seat {rules.players}; the page seats "
-            f"four (play them in the terminal: big2 play --rules {rules.name})"
-        )
 
 
 def _add_rules(command: argparse.ArgumentParser) -> None:

@@ -93,8 +93,14 @@ class Table:
         hint: Agent | None = None,
         hint_name: str = "hint",
     ) -> None:
-        if len(agents) != 3 or len(names) != 3:
-            raise ValueError(f"a table needs 3 agents, got {len(agents)}")
+        others = rules.players - 1
+        if len(agents) != others or len(names) != others:
+            raise ValueError(
+                f"a table of the {rules.name} rules needs {others} agents (one per other "
+                f"seat), got {len(agents)} agents and {len(names)} names"
+            )
+        if not 0 <= seat < rules.players:
+            raise ValueError(f"seat {seat}: the {rules.name} rules seat 0..{rules.players - 1}")
         if keep_unfinished < 0:
             raise ValueError(
                 f"keep_unfinished is a number of logs, 0 or more, not {keep_unfinished}"
@@ -105,11 +111,11 @@ class Table:
         self.rules, self.seat, self.log_dir = rules, seat, log_dir
         self.keep_unfinished = keep_unfinished
         self.unfinished: list[tuple[Path, GameLog]] = []  # this table's, oldest first
-        others = iter(zip(agents, names, strict=True))
+        agents_names = iter(zip(agents, names, strict=True))
         self.by_seat: list[Agent | None] = []
         self.names: list[str] = []
-        for s in range(4):
-            agent, name = (None, YOU) if s == seat else next(others)
+        for s in range(rules.players):
+            agent, name = (None, YOU) if s == seat else next(agents_names)
             self.by_seat.append(agent)
             self.names.append(name)
         self.lock = threading.Lock()
@@ -229,7 +235,7 @@ class Table:
             "names": self.names,
             "labels": log.seat_names(),
             "hand": cards_list(game.hand(self.seat), self.rules.suit_order),
-            "counts": [game.hand(s).bit_count() for s in range(4)],
+            "counts": [hand.bit_count() for hand in game.hands],
             "table": table_dict(game),
             "last": last_plays(log),
             "turn": game.turn,
@@ -328,8 +334,8 @@ def _frame(game: Game, entry: LogEntry | None, log: GameLog, number: int) -> dic
     frame: dict[str, Any] = {
         "number": number + 1,
         "move": None if entry is None else move_dict(entry, log.thoughts.get(number), number),
-        "hands": [cards_list(game.hand(s), game.rules.suit_order) for s in range(4)],
-        "counts": [game.hand(s).bit_count() for s in range(4)],
+        "hands": [cards_list(hand, game.rules.suit_order) for hand in game.hands],
+        "counts": [hand.bit_count() for hand in game.hands],
         "table": table_dict(game),
         "last": last_plays(game.log),
         "turn": None if game.is_over else game.turn,

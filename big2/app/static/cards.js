@@ -2,7 +2,18 @@
 // Drawing shared by the game page and the replay page: cards, moves, seats and thoughts.
 
 const SUIT_SYMBOLS = { D: "♦", C: "♣", H: "♥", S: "♠" };
-const PLACES = ["south", "east", "north", "west"]; // from the viewer's seat, in turn order
+// Where each seat sits, from the viewer's seat (south) in turn order, by the number of
+// seats: the next seat on the right (east), the previous on the left (west).
+const PLACES = {
+  2: ["south", "north"],
+  3: ["south", "east", "west"],
+  4: ["south", "east", "north", "west"],
+};
+
+// The place of `seat` at a table of `players` seen from `viewer`'s seat.
+function placeOf(seat, viewer, players) {
+  return PLACES[players][(seat - viewer + players) % players];
+}
 const FOLD = 0.005; // candidates less likely than this are folded away
 
 function el(tag, attrs, ...children) {

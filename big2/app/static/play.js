@@ -64,9 +64,10 @@ function render(next) {
 }
 
 function drawSeats() {
-  const seats = [0, 1, 2, 3].map((s) => seatEl(s, {
-    label: state.labels[s], count: state.counts[s], last: state.last[s],
-    turn: state.turn === s && !state.over, place: PLACES[(s - state.seat + 4) % 4],
+  const players = state.counts.length;
+  const seats = state.counts.map((count, s) => seatEl(s, {
+    label: state.labels[s], count, last: state.last[s],
+    turn: state.turn === s && !state.over, place: placeOf(s, state.seat, players),
     old: state.table === null,
   }));
   $("felt").replaceChildren($("table-area"), ...seats);

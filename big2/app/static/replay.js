@@ -6,7 +6,8 @@
 let replay = null;
 let at = 0;
 const $ = (id) => document.getElementById(id);
-const NAMES = ["seat 0", "seat 1", "seat 2", "seat 3"]; // for replays that name no players
+// for replays that name no players: "seat 0", "seat 1", ...
+const seatNumbers = (players) => Array.from({ length: players }, (_, s) => "seat " + s);
 
 function say(text, isError) {
   const box = $("message");
@@ -21,14 +22,14 @@ function show(index) {
   $("position").textContent = "move " + (frame.number) + " of " + (frames.length - 1 + frames[0].number);
   $("position").setAttribute("data-index", at);
   const move = frame.move;
-  const names = replay.names || NAMES;
+  const names = replay.names || seatNumbers(frame.hands.length);
   $("frame-move").replaceChildren(move
     ? el("div", {}, names[move.seat] + ": ", moveEl(move))
     : el("div", { class: "label" }, "the deal"));
   $("table-area").replaceChildren(tableEl(frame.table, names));
   const seats = frame.hands.map((cards, s) => seatEl(s, {
     label: names[s], count: frame.counts[s], last: frame.last[s], hand: cards,
-    turn: frame.turn === s, place: PLACES[s], old: frame.table === null,
+    turn: frame.turn === s, place: placeOf(s, 0, frame.hands.length), old: frame.table === null,
   }));
   $("felt").replaceChildren($("table-area"), ...seats);
   const thought = move && move.thought ? thoughtEl(move.thought)
