@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from big2.rules import PRESETS
+from big2.rules import get as get_rules
 from envs.batch_observers import batch_encoder
 from envs.engine import Games
 from envs.kernels.deals import Generators
@@ -57,7 +58,8 @@ def decisions_per_second(n: int, seconds: float, seed: int, **options: Any) -> f
     options = {"copy": False, **options}
     opponents = options.get("opponents")
     one_seat = opponents is not None and SELF_ALL not in opponents  # else games x seats agents
-    env = Big2VectorEnv(n * (1 if one_seat else 4), seed=seed, **options)
+    players = get_rules(options.get("rules", "standard")).players
+    env = Big2VectorEnv(n * (1 if one_seat else players), seed=seed, **options)
     env.reset()
     rng = np.random.default_rng(seed)
 
@@ -88,7 +90,8 @@ def kernel_share(
     >>> 0.0 < kernel_share(n=8, steps=5, repeats=1) <= 1.5
     True
     """
-    env = Big2VectorEnv(4 * n, seed=seed, copy=False, **options)
+    players = get_rules(options.get("rules", "standard")).players
+    env = Big2VectorEnv(players * n, seed=seed, copy=False, **options)
     record = _record(env, steps, seed)
     env_times, kernel_times = [], []
     for _ in range(repeats):
@@ -125,25 +128,28 @@ def _time_kernels(env: Big2VectorEnv, record: list[np.ndarray], seed: int) -> fl
     games.deal_next(slots, dealers)
     encode = batch_encoder(env.observer)[0]
     critic = env.maker.encode_critic
-    scratch = _Scratch(env)
+    scratch, players = _Scratch(env), env.players
     start = time.perf_counter()
     scratch.legal(games, tables, slots)
     for actions in record:
         seats = games.turn.copy()
-        rows = 4 * slots + seats
+        rows = players * slots + seats
         find_actions(actions[rows], scratch.actions, scratch.counts, scratch.positions)
         games.apply(slots, scratch.moves[slots, scratch.positions].astype(np.int64))
         ended = np.flatnonzero(games.winner >= 0)
         if len(ended):  # the final observations of every seat, then the next deal
-            everyone, seated = np.repeat(ended, 4), np.tile(np.arange(4), len(ended))
-            encode(games, everyone, seated, scratch.final, 4 * everyone + seated)
+            everyone = np.repeat(ended, players)
+            seated = np.tile(np.arange(players), len(ended))
+            agents = players * everyone + seated
+            encode(games, everyone, seated, scratch.final, agents)
             if critic is not None:
-                critic(games, everyone, seated, scratch.final_critic, 4 * everyone + seated)
+                critic(games, everyone, seated, scratch.final_critic, agents)
             games.deal_next(ended, dealers)
         scratch.legal(games, tables, slots)
-        encode(games, slots, games.turn, scratch.observation, 4 * slots + games.turn)
+        acting = players * slots + games.turn
+        encode(games, slots, games.turn, scratch.observation, acting)
         if critic is not None:
-            critic(games, slots, games.turn, scratch.critic, 4 * slots + games.turn)
+            critic(games, slots, games.turn, scratch.critic, acting)
     return time.perf_counter() - start
 
 
