@@ -14,7 +14,10 @@ from envs.vector import Big2VectorEnv
 MODES = {
     "one seat": {"num_envs": 6, "opponents": ["random", "greedy"], "critic_observer": "oracle"},
     "all seats": {"num_envs": 24, "opponents": None, "observer": "card_counting"},
-}
+    "all seats of three": {"num_envs": 24, "observer": "planes", "rules": "three-player"},
+    "one seat of two": {"num_envs": 6, "opponents": ["heuristic"], "critic_observer": "oracle",
+                        "observer": "history", "rules": "two-player"},
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("mode", list(MODES))
@@ -56,16 +59,20 @@ def test_the_finished_game_is_under_final_info_not_mixed_with_the_next():
     assert 0 < wins < checked  # random against random: some won, some lost
 
 
-def test_every_seat_is_rewarded_its_own_final_score_and_games_are_zero_sum():
-    env = wrappers.RecordEpisodeStatistics(Big2VectorEnv(32, reward="score", seed=0))
+@pytest.mark.parametrize(("rules", "players"), [("standard", 4), ("three-player", 3),
+                                                ("two-player", 2)])  # fmt: skip
+def test_every_seat_is_rewarded_its_own_final_score_and_games_are_zero_sum(rules, players):
+    n = 8 * players
+    env = wrappers.RecordEpisodeStatistics(Big2VectorEnv(n, reward="score", seed=0, rules=rules))
     env.reset(seed=5)
-    totals, games = np.zeros(32), 0
+    totals, games = np.zeros(n), 0
     while games < 30:
         _, rewards, terminated, _, info = env.step(env.unwrapped.sample_legal())
         totals += rewards
-        for g in np.flatnonzero(terminated[::4]):
-            agents = slice(4 * g, 4 * g + 4)
-            final = info["final_info"]["final_rewards"][4 * g]
+        for g in np.flatnonzero(terminated[::players]):
+            agents = slice(players * g, players * g + players)
+            final = info["final_info"]["final_rewards"][players * g]
+            assert final.shape == (players,)
             assert rewards[agents].tolist() == final.tolist()  # each seat its own score
             assert final.sum() == 0 and totals[agents].sum() == 0
             assert info["episode"]["r"][agents].tolist() == final.tolist()
