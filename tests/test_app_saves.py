@@ -65,6 +65,31 @@ def test_a_signal_to_big2_play_saves_the_game(tmp_path, signum):
     Game.replay(log)  # whole and legal
 
 
+@POSIX
+def test_a_terminal_that_hangs_up_before_its_signal_saves_the_game(tmp_path):
+    """The window closed and no SIGHUP came (yet): reading fails with EIO, which ends the
+    game as the signal would (saved, exit 129), not with a traceback."""
+    master, slave = os.openpty()
+    cmd = [sys.executable, "-m", "big2.app.cli", "play", "--seed", "0", "--opponents", "greedy"]
+    cmd += ["--log-dir", str(tmp_path)]
+    proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=ENV)
+    os.close(slave)
+    try:
+        buf = read_until(master, "your move> ")
+        os.write(master, b"1\n")
+        read_until(master, "your move> ", buf)
+        os.close(master)  # no signal is sent
+        assert proc.wait(timeout=30) == 128 + signal.SIGHUP
+        assert b"Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stderr.close()
+    log = only_log(tmp_path)
+    assert log.moves[0].seat == 0 and len(log.moves) >= 4
+    Game.replay(log)
+
+
 class Watched(TerminalGame):
     """A terminal game that, at each of the person's turns, notes the moves on disk and
     in the game."""

@@ -1,7 +1,10 @@
 """The Ray backend: the same results as the local backend, and nothing left running.
 
 The Ray tests are slow (a Ray instance takes seconds to start) and need the
-``distributed`` extra, which ``make test`` installs.
+``distributed`` extra, which ``make test`` installs. Each test that starts a Ray instance
+holds a lock file shared by pytest-xdist's workers (:func:`one_instance`) while it runs:
+with ``--dist worksteal`` a worker may take a test of this module while the other runs
+the module's shared instance, and the two instances would see each other.
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import torch
+from filelock import FileLock
 from training_helpers import former_config
 
 from big2.evaluation import evaluate
@@ -85,6 +90,15 @@ def ray_processes() -> list[str]:
     return [line for line in out.splitlines() if any(p in line for p in RAY_PROCESSES)]
 
 
+@pytest.fixture(scope="module")
+def one_instance(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Hold the lock on Ray instances (a file in the session's temporary folder, which
+    every xdist worker shares) for this worker's tests of the module."""
+    shared = tmp_path_factory.getbasetemp().parent  # gwN's folders sit side by side in it
+    with FileLock(str(shared / "ray-instance.lock")):
+        yield
+
+
 def wait_until_gone() -> list[str]:
     for _ in range(100):  # shutdown signals the processes; give them a moment to exit
         if not ray_processes():
@@ -94,7 +108,7 @@ def wait_until_gone() -> list[str]:
 
 
 @pytest.mark.slow
-def test_the_ray_backend_starts_and_stops_its_own_instance():
+def test_the_ray_backend_starts_and_stops_its_own_instance(one_instance):
     """Runs before the module's shared instance starts (tests run in file order)."""
     pytest.importorskip("ray")
     assert not ray_processes(), "a Ray instance is already running"
@@ -105,7 +119,7 @@ def test_the_ray_backend_starts_and_stops_its_own_instance():
 
 
 @pytest.fixture(scope="module")
-def ray_backend():
+def ray_backend(one_instance):
     ray = pytest.importorskip("ray")
     assert not ray_processes(), "a Ray instance is already running"
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,

@@ -18,6 +18,7 @@ seats ``seat N (agent)`` where the log says who played.
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import shutil
@@ -74,6 +75,19 @@ class Stopped(Exception):
         self.saved: Path | None = None
 
 
+def hung_up(error: OSError) -> Stopped | None:
+    """:class:`Stopped` for SIGHUP if ``error`` is a terminal's hang-up (``EIO``: its
+    window closed, so reading and writing fail), else None.
+
+    >>> hung_up(OSError(errno.EIO, "Input/output error")).signum == signal.SIGHUP
+    True
+    >>> hung_up(OSError(errno.ENOSPC, "No space left on device")) is None
+    True
+    """
+    hang_up = getattr(signal, "SIGHUP", None)  # POSIX only, as are terminals that hang up
+    return Stopped(hang_up) if hang_up is not None and error.errno == errno.EIO else None
+
+
 def read_line(prompt: str) -> str:
     """``input(prompt)``, but a signal that lands just before the wait for the line still
     has its handler run (:func:`stop_on_signals`' SIGTERM among them).
@@ -81,7 +95,9 @@ def read_line(prompt: str) -> str:
     ``input`` blocks in one ``read``: a signal whose handler is due just before it starts
     waits for the next line typed. On a terminal this waits in short ``select`` calls
     (:data:`POLL` seconds), which return to Python, then reads the line (a terminal hands
-    over one line per read); elsewhere (pipes, files, Windows) it is ``input``.
+    over one line per read); elsewhere (pipes, files, Windows) it is ``input``. A terminal
+    that has hung up (its window closed: reads and writes fail with ``EIO``) raises
+    :class:`Stopped` for SIGHUP, as the hang-up's own signal does when it comes first.
     """
     try:
         fd = sys.stdin.fileno()
@@ -89,11 +105,16 @@ def read_line(prompt: str) -> str:
         return input(prompt)
     if sys.platform == "win32" or not os.isatty(fd):
         return input(prompt)
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
-    while not select.select([fd], [], [], POLL)[0]:
-        pass
-    data = os.read(fd, 4096)
+    try:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        while not select.select([fd], [], [], POLL)[0]:
+            pass
+        data = os.read(fd, 4096)
+    except OSError as e:
+        if stop := hung_up(e):  # its SIGHUP has not come yet
+            raise stop from None
+        raise
     if not data:
         raise EOFError
     return data.decode(sys.stdin.encoding or "utf-8", "replace").rstrip("\r\n")
@@ -196,8 +217,9 @@ class TerminalGame:
     def play(self, seed: Seed = None) -> Game:
         """Play one game to its end (or until ``q``); the log is saved after every move.
 
-        A signal that ends the program (:class:`Stopped`, from :func:`stop_on_signals`)
-        saves the game too, then goes on to the caller. The log names the seed if it is a
+        A signal that ends the program (:class:`Stopped`, from :func:`stop_on_signals`),
+        or a terminal that hung up before its SIGHUP came, saves the game too, then goes on
+        to the caller as :class:`Stopped`. The log names the seed if it is a
         number (a ``random.Random`` has none to name).
         """
         game = Game(self.rules, seed=seed)
@@ -207,21 +229,30 @@ class TerminalGame:
         others = iter(self.opponents)
         agents = [person if s == self.seat else next(others) for s in range(self.rules.players)]
         try:
-            self.write(f"You are seat {self.seat}. Type h for help.")
-            self.save(game.log, name)  # the deal, before the first move
+            self._play(game, agents, person, name)
+        except (Stopped, OSError) as error:  # an OSError: the terminal may have hung up
+            stop = error if isinstance(error, Stopped) else hung_up(error)
+            if stop is None:
+                raise
+            stop.saved = self.save(game.log, name)
+            raise stop from None
+        return game
+
+    def _play(self, game: Game, agents: list[Agent], person: _Person, name: str) -> None:
+        """The moves to the end or until ``q`` (or the end of input), saving after each,
+        then the end of the game on the screen."""
+        self.write(f"You are seat {self.seat}. Type h for help.")
+        self.save(game.log, name)  # the deal, before the first move
+        try:
             while not game.is_over:
                 _one_move(game, agents)
                 self.save(game.log, name)
         except Quit:
             person.announce()
             self.write("Quit.")
-        except Stopped as stop:
-            stop.saved = self.save(game.log, name)
-            raise
         else:
             person.announce()
         self._finish(game, name)
-        return game
 
     def _finish(self, game: Game, name: str) -> None:
         if game.is_over:
