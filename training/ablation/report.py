@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from big2.evaluation.stats import mean
+from big2.rules import get as get_rules
 from training.ablation.cell import machine
 from training.ablation.plots import plot_curves, plot_final, settings_with_results
 from training.ablation.runner import OUTPUTS, Outcome
@@ -39,6 +40,7 @@ from training.ablation.stats import (
     text,
 )
 from training.ablation.study import CHEATING, Setting, Study, as_text
+from training.config import Config
 
 
 def write_report(
@@ -109,6 +111,16 @@ def _rounded(ci: tuple[float, float]) -> tuple[float, float]:
 # ------------------------------------------------------------------ summary.md
 
 
+def _copies(config: Config) -> str:
+    """How many copies of an opponent sit at a table of ``config``'s rules, in words.
+
+    >>> _copies(Config()), _copies(Config(rules="two-player"))
+    ('three copies', 'one copy')
+    """
+    others = get_rules(config.rules).players - 1
+    return {1: "one copy", 2: "two copies", 3: "three copies"}[others]
+
+
 def summary(study: Study, outcomes: Sequence[Outcome], lost: Sequence[str] = ()) -> str:
     """The study's summary page: setup, ranked table, paired differences, failures."""
     finished = [o for o in outcomes if o.result is not None]
@@ -166,8 +178,9 @@ def _setup(study: Study, finished: Sequence[Outcome]) -> list[str]:
         f"- Learning curves: each run's evaluations on {config.eval_deals} duplicate "
         f"validation deals of seed {config.eval_seed} after every epoch.",
         f"- Reported figures: the final policy of each cell (no best-epoch choice) on "
-        f"{study.report_deals} duplicate deals of seed {study.report_seed}, against three "
-        f"copies of each of {', '.join(study.eval_opponents)}; nothing was chosen on them.",
+        f"{study.report_deals} duplicate deals of seed {study.report_seed}, against "
+        f"{_copies(config)} of each of {', '.join(study.eval_opponents)}; nothing was chosen "
+        f"on them.",
         f"- Settings marked *{CHEATING}* train an actor that sees every hand.",
         f"- Machine: {_machines(finished)}; {study.threads} torch thread(s) per cell; the "
         f"{len(finished)} finished cells{_reused(finished)} took {hours:.2f} hours of cell "
