@@ -125,7 +125,7 @@ class PolicyRollouts:
         games.apply(slots, np.tile(np.array([_index(m) for m in moves], np.int64), len(deals)))
         maker = DecisionMaker(games, self.observer, self.codec, None, self.move_features)
         seats = Opponents(maker, ["heuristic", self.policy], np.random.default_rng(0))
-        kinds = np.zeros((n, 4), np.int64)
+        kinds = np.zeros((n, view.rules.players), np.int64)
         kinds[:, view.seat] = 1
         seats.seat(slots, kinds)
         seats.advance()

@@ -89,7 +89,9 @@ def test_a_trained_network_plays_its_own_seat_in_its_search_rollouts(name: str, 
         assert agent.rollouts.wins(view, deals, moves) == slow.wins(view, deals, moves)
 
 
-@pytest.mark.parametrize("rules", [STANDARD, CHARLESWORTH], ids=lambda r: r.name)
+@pytest.mark.parametrize(
+    "rules", [STANDARD, CHARLESWORTH, THREE_PLAYER, TWO_PLAYER], ids=lambda r: r.name
+)
 def test_policy_rollouts_count_the_python_wins(rules: Rules):
     # the searching seat plays a small untrained network, the others the heuristic
     cfg = Config(observer="card_counting", rules=rules.name, hidden=(32, 16), action_head="mlp",
