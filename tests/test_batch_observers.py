@@ -106,7 +106,7 @@ def test_kernels_write_what_the_observers_do_at_fewer_seats(
 @RULES
 @OBSERVERS
 def test_kernels_write_what_the_observers_do_long(name: str, params: dict[str, Any], rules: Rules):
-    _play(observers.make(name, rules, **params), rules, n_games=250, seed=2)
+    _play(observers.make(name, rules, **params), rules, n_games=150, seed=2)
 
 
 @pytest.mark.slow
@@ -115,7 +115,7 @@ def test_kernels_write_what_the_observers_do_long(name: str, params: dict[str, A
 def test_kernels_write_what_the_observers_do_long_at_fewer_seats(
     name: str, params: dict[str, Any], rules: Rules
 ):
-    _play(observers.make(name, rules, **params), rules, n_games=250, seed=2)
+    _play(observers.make(name, rules, **params), rules, n_games=120, seed=2)
 
 
 def _observes_the_acting_seat(observer: Observer, rules: Rules) -> None:

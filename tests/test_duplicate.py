@@ -65,9 +65,17 @@ def tiny(observer: str = "card_counting", **options: object) -> Config:
                           threads=1, eval_engine="arena"), **options)  # fmt: skip
 
 
-@RULES
-@DETERMINISTIC
-@pytest.mark.parametrize("observer", ["card_counting", "oracle"])
+# every pairing under four players; of fewer, each observer against one opponent
+NETWORK_CASES = [
+    *[(r, o, v) for r in (STANDARD, CHARLESWORTH) for o in ("greedy", "heuristic")
+      for v in ("card_counting", "oracle")],
+    *[(r, o, v) for r in (THREE_PLAYER, TWO_PLAYER)
+      for o, v in (("greedy", "card_counting"), ("heuristic", "oracle"))],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rules", "opponent", "observer"), NETWORK_CASES,
+                         ids=lambda x: getattr(x, "name", x))  # fmt: skip
 def test_a_network_plays_the_arena_games(rules: Rules, opponent: str, observer: str):
     # the oracle actor (a study's upper bound) reads every hand and the cheating replies
     cfg = tiny(observer, rules=rules.name, upper_bound=observer == "oracle")
