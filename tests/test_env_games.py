@@ -22,7 +22,7 @@ from big2.log import GameLog
 from envs.big2_env import raw_env
 
 GAMES = 100  # per configuration in the normal run
-SLOW_GAMES = 400  # per configuration in the slow run (1,000 cost make test 45 s more)
+SLOW_GAMES = 200  # per configuration in the slow run (1,000 cost make test 45 s more)
 REPLAY_EVERY = 10  # replay every 10th game from its JSON log
 CONFIGS = [(o, a, r) for r in PRESETS for a in CODECS for o in OBSERVER_NAMES]
 SLOW_CONFIGS = [(o, a, r) for r in PRESETS for o, a in (("simple", "catalog"),
