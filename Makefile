@@ -17,8 +17,9 @@ $(STAMP): pyproject.toml
 
 # one pytest-xdist worker per core, at most 4 (each holds torch and numba's kernels), an
 # idle worker taking queued tests from the busy one (worksteal): on a clean clone, set-up
-# included, 495 s on 2 cores (Intel Xeon, idle, 2026-12-02, 2,228 tests; 441 s of it
-# pytest, whose first tests compile numba's kernels)
+# included, 592 s on 2 cores (Intel Xeon, idle, 2026-12-02 07:45 UTC, 2,308 tests; 519 s
+# of it pytest, whose first tests compile numba's kernels; the same machine gave 495 s for
+# 2,228 tests at 05:00, when it ran about 15% faster by bench.vector)
 # (TEST_WORKERS=0: one process);
 # the lab's tests run by `make lab-test`
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
