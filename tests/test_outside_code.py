@@ -91,6 +91,7 @@ def test_the_wheel_carries_the_shipped_agent_and_it_loads_from_there(tmp_path):
     assert not [n for n in names if n.startswith(("lab/", "bench/"))]  # experiments stay out
     assert {f"training/agents/{f}" for f in checkpoint.SHIPPED.values()} <= set(names)
     assert not [n for n in names if n.startswith("training/agents/past")]  # the repository's
+    assert not [n for n in names if n.startswith("training/recipes/stages")]  # kept stages too
     assert "big2/py.typed" in names
     page = {f"big2/app/static/{f}" for f in ("play.html", "replay.html", "big2.css", "cards.js",
                                              "play.js", "replay.js")}  # fmt: skip

@@ -177,7 +177,7 @@ def test_a_candidate_starts_from_the_shipped_members_and_is_never_shipped(tmp_pa
     agent (also its first snapshot) at tables drawn from the population, and its agent is
     reported and exported, never shipped."""
     scaled = recipes.CANDIDATES["population"].scaled(TINY)
-    (stage,) = scaled.stages
+    stage = scaled.stages[0]
     one = {"collect_steps": 2048, "envs": 16, "steps": 2048, "epoch_steps": 2048}
     settings = {**stage.settings, **one}  # one epoch of one small collection
     # one member is enough to see a member start from its shipped member (two train twice)

@@ -62,10 +62,13 @@ NETWORK: dict[str, Any] = {
 
 @dataclass(frozen=True)
 class Stage:
-    """One training run of a recipe: its name and the Config settings it changes."""
+    """One training run of a recipe: its name, the Config settings it changes, and which
+    networks of the stage before it starts from (``best``: its best evaluation; ``latest``:
+    where it stopped, so that the stages are one long run cut in parts)."""
 
     name: str
     settings: dict[str, Any]
+    start: str = "best"
 
 
 @dataclass(frozen=True)
@@ -94,11 +97,12 @@ class Recipe:
 
     def config(self, k: int, run_dir: Path, member: int = 0) -> Config:
         """The Config of stage ``k`` of ``member``: its seed ``1000 (members x seed +
-        member) + k``, its init the member's previous stage's best networks (the first
+        member) + k``, its init the member's previous stage's networks named by the
+        stage's ``start`` (the first
         stage's: its :func:`start_file`, or none)."""
         settings = self.settings(k)
         if k:
-            init = str(stage_dir(run_dir, self, k - 1, member) / "best.pt")
+            init = str(stage_dir(run_dir, self, k - 1, member) / f"{self.stages[k].start}.pt")
         else:
             init = str(start_file(run_dir, self, member)) if self.start else ""
         seed = 1000 * (self.members * self.seed + member) + k
@@ -116,7 +120,7 @@ class Recipe:
     @classmethod
     def from_json(cls, text: str) -> Recipe:
         data = json.loads(text)
-        stages = tuple(Stage(s["name"], s["settings"]) for s in data.pop("stages"))
+        stages = tuple(Stage(**s) for s in data.pop("stages"))
         return cls(**data, stages=stages)
 
     def scaled(self, fraction: float) -> Recipe:
@@ -211,7 +215,10 @@ def population(current: str, former: str, steps: int) -> Stage:
     often they beat it (``self``, :mod:`training.pfsp`: a quarter of them), the shipped
     agent ``current`` it is to succeed and ``former``, the one before (played greedily, as
     they play in the arena), and scripted players, heuristic ones mostly. Its best epoch is
-    chosen on the validation deals against the scripted players and ``current`` alike."""
+    chosen on the validation deals against the scripted players and ``current`` alike.
+    The stages of a recipe continue one another's latest networks: one long run cut into
+    parts that fit a session, each one's networks small enough to keep in the repository
+    (:mod:`training.recipes.kept`)."""
     tables = (
         *[SELF_ALL] * 4,
         *["self"] * 5,
@@ -233,7 +240,7 @@ def population(current: str, former: str, steps: int) -> Stage:
         "ppo_repeat": 2,
         "snapshot_every": 2,
     }
-    return Stage("population", settings)
+    return Stage("population", settings, start="latest")
 
 
 # Sizes measured on the population's tables (lab/notes.md, "Sizing the population
@@ -241,9 +248,11 @@ def population(current: str, former: str, steps: int) -> Stage:
 # call, collections of 16,384 in two passes update at twice the rate of 8,192 in four,
 # and the same five minutes gave 1.6 times the decisions of 64 games and 16,384 (2.4
 # times today's 8,192 x 4) with no difference in the validation figures; 32,768 gained
-# nothing more. At about 1,500 decisions/s a member, 40M decisions take about 7 1/2 hours
-# of the 8 a shipped agent may train, two members side by side on 2 cores.
-POPULATION_STEPS = 40_000_000
+# nothing more. At 1,100-1,300 decisions/s a member, two members side by side on 2 cores,
+# 32M decisions take 7-8 hours, the most a shipped agent may train: eight stages of 4M,
+# each about an hour, so that a session of three hours finishes two (lab/notes.md, "The
+# candidates in stages").
+POPULATION_STAGES, POPULATION_STEPS = 8, 4_000_000
 
 # The candidates for the next shipped agents: each member starts from the matching member
 # of the shipped agent it may succeed (named by the day it shipped, so that the recipe
@@ -252,7 +261,8 @@ CANDIDATES = {
     "population": Recipe(
         "population",
         "standard",
-        (population("trained@2026-11-28", "trained@2026-11-27", POPULATION_STEPS),),
+        (population("trained@2026-11-28", "trained@2026-11-27", POPULATION_STEPS),)
+        * POPULATION_STAGES,
         members=2,
         start="trained@2026-11-28",
     ),
@@ -265,7 +275,8 @@ CANDIDATES = {
                 "trained-charlesworth@2026-11-27",
                 POPULATION_STEPS,
             ),
-        ),
+        )
+        * POPULATION_STAGES,
         members=2,
         start="trained-charlesworth@2026-11-28",
     ),

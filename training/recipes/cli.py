@@ -27,11 +27,14 @@ another ``--seed``, ``NAME-scaleF`` for a trial): one run directory per stage (u
 evaluation) and the agent, ``agent.pt``. Members train ``--jobs`` at a time, each in a
 process of its own (:mod:`training.recipes.members`; ``--jobs 1``: one after the other,
 in this process), and the report plays its deals in as many processes (the same
-results). The command is resumable: run it again and finished stages are skipped, an interrupted one
-continues from its last checkpoint (:func:`training.train.resume_or_start`), so
-``--max-minutes`` can cut a recipe into sessions that each lose at most one epoch. Each
-stage's seed is derived from the recipe's seed, and runs use one torch thread, so the
-same command gives the same weights, whatever ``--jobs``.
+results). The command is resumable: run it again and finished stages are skipped, an
+interrupted one continues from its last checkpoint (:func:`training.train.resume_or_start`),
+so ``--max-minutes`` can cut a recipe into sessions that each lose at most one epoch. A
+recipe longer than a machine's sessions (the candidates') goes on elsewhere from its
+finished stages: ``NAME --keep`` copies each member's newest finished stage's networks into
+the repository (:mod:`training.recipes.kept`), to commit, and the recipe run on another
+machine starts from them. Each stage's seed is derived from the recipe's seed, and runs use
+one torch thread, so the same command gives the same weights, whatever ``--jobs``.
 
 ``--seed N`` trains the same recipe from another seed, to measure the spread across
 training seeds, by default into ``runs/recipes/NAME-seedN``. A stage directory that holds
@@ -50,6 +53,7 @@ from big2.evaluation.processes import die_with_parent, stop_on_sigterm
 from envs.kernels.interrupts import signals_after_compiling
 from training.cli import command
 from training.lock import locked
+from training.recipes import kept
 from training.recipes.book import BOOK, CANDIDATES, Recipe
 from training.recipes.members import OUT_OF_TIME, RECIPE_FILE, MemberFailed
 from training.recipes.run import run_recipe, train_member
@@ -80,11 +84,18 @@ def main(argv: list[str] | None = None) -> None:
             "--ship ships the recipe's own finished run (seed 0, full scale) and trains nothing: "
             "it takes --run-dir only"
         )
+    if args.keep and (args.ship or args.seed or args.scale < 1 or args.export or args.max_minutes):
+        parser.error(
+            "--keep keeps the recipe's own finished stages (seed 0, full scale) and trains "
+            "nothing: it takes --run-dir only"
+        )
     suffix = (f"-seed{args.seed}" if args.seed else "") + (
         f"-scale{args.scale:g}" if args.scale < 1 else ""
     )
     run_dir = Path(args.run_dir or f"runs/recipes/{args.name}{suffix}")
-    if args.ship:
+    if args.keep:
+        _keep_main(args.name, run_dir)
+    elif args.ship:
         _ship_main(args.name, run_dir)
     else:
         _train_main(args, run_dir)
@@ -97,6 +108,10 @@ def _parser() -> argparse.ArgumentParser:
     ship = (
         "train nothing: replace the shipped agent training/agents/NAME.pt with RUN_DIR/agent.pt, "
         "once the recipe's own run there has finished (a trial or another seed is refused)"
+    )
+    keep = (
+        "train nothing: copy each member's newest finished stage's networks to "
+        "training/recipes/stages/NAME/ (to commit, so that another machine continues there)"
     )
     run_dir = (
         "where the stages run and the agent is exported (default runs/recipes/NAME, NAME-seedN "
@@ -116,6 +131,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     seed = "the recipe's seed (default 0, the shipped agents')"
     max_minutes = "stop after the epoch past this; run again to continue"
+    parser.add_argument("--keep", action="store_true", help=keep)
     parser.add_argument("--ship", action="store_true", help=ship)
     parser.add_argument("--seed", type=int, default=0, help=seed)
     parser.add_argument("--run-dir", help=run_dir)
@@ -136,6 +152,20 @@ def candidate_note(name: str) -> str:
         f"league; docs/training.md), by taking that agent's name in RECIPES, then "
         f"`python -m training.recipes NAME --ship --run-dir runs/recipes/{name}`"
     )
+
+
+def _keep_main(name: str, run_dir: Path) -> None:
+    """``NAME --keep``: keep the finished stages of ``run_dir`` in the repository."""
+    try:
+        written = kept.keep(BOOK[name], run_dir)
+    except ValueError as e:  # CheckpointError included
+        raise SystemExit(f"recipes: {e}") from None
+    for path in written:
+        print(f"kept {path} ({path.stat().st_size / 1e6:.1f} MB)")
+    if not written:
+        print(f"recipes: the newest finished stages of {run_dir} are kept already")
+    else:
+        print(f"commit them (git add {kept.STORE / name}) to continue elsewhere")
 
 
 def _ship_main(name: str, run_dir: Path) -> None:

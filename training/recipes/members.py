@@ -28,6 +28,7 @@ from tqdm import tqdm
 
 from training import checkpoint
 from training.processes import Child, Children
+from training.recipes import kept
 from training.recipes.book import Recipe
 
 OUT_OF_TIME = 75  # a member's exit status when --max-minutes ran out (EX_TEMPFAIL)
@@ -102,26 +103,34 @@ def _failure(recipe: Recipe, member: int, child: Child) -> str:
 
 class Progress:
     """The decisions trained by every member, read from their stages' checkpoints (each
-    read again only when its file changes)."""
+    read again only when its file changes); the stages kept in the repository
+    (:mod:`training.recipes.kept`) count whole."""
 
     def __init__(self, recipe: Recipe, run_dir: Path) -> None:
         self.stages = {
             m: [recipe.config(k, run_dir, m) for k in range(len(recipe.stages))]
             for m in range(recipe.members)
         }
+        self.kept_stages = {m: kept.finished_stages(recipe, m) for m in range(recipe.members)}
         self.seen: dict[Path, tuple[int, int]] = {}  # path -> (mtime, decisions)
 
     def total(self) -> int:
         """The decisions in every member's checkpoints."""
-        configs = [cfg for stages in self.stages.values() for cfg in stages]
-        return sum(self._decisions(Path(cfg.run_dir) / "latest.pt") for cfg in configs)
+        return sum(
+            self._stage(m, k) for m, stages in self.stages.items() for k in range(len(stages))
+        )
 
     def finished(self, member: int) -> bool:
         """Whether ``member`` has trained every stage's steps."""
-        return all(
-            self._decisions(Path(cfg.run_dir) / "latest.pt") >= cfg.steps
-            for cfg in self.stages[member]
-        )
+        stages = self.stages[member]
+        return all(self._stage(member, k) >= cfg.steps for k, cfg in enumerate(stages))
+
+    def _stage(self, member: int, k: int) -> int:
+        """The decisions stage ``k`` of ``member`` has trained."""
+        cfg = self.stages[member][k]
+        if k < self.kept_stages[member]:
+            return cfg.steps
+        return self._decisions(Path(cfg.run_dir) / "latest.pt")
 
     def _decisions(self, path: Path) -> int:
         try:

@@ -26,6 +26,7 @@ from big2.rules import get as get_rules
 from training import checkpoint, export
 from training.config import Config
 from training.loop import figures
+from training.recipes import kept
 from training.recipes.book import (
     AGENT_FILE,
     REPORT_FILE,
@@ -95,7 +96,10 @@ def train_member(recipe: Recipe, run_dir: Path, member: int, max_minutes: float 
     start = time.monotonic()
     if recipe.start:
         export_start(recipe, run_dir, member)
+    finished = kept.restore(recipe, run_dir, member)  # stages kept in the repository
     for k, stage in enumerate(recipe.stages):
+        if k < finished:
+            continue
         cfg = recipe.config(k, run_dir, member)
         if max_minutes and _left(max_minutes, start) <= 1e-6:
             return False
