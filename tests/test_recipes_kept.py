@@ -135,6 +135,15 @@ def test_only_the_recipe_itself_is_kept_or_restored(recipe, tmp_path):
     assert kept.keep(recipe, tmp_path / "nothing") == []  # the kept stage is not undone
 
 
+def test_a_run_of_another_seed_is_not_kept_as_the_recipes(recipe, tmp_path):
+    steps = recipe.stages[0].settings["steps"]
+    latest = recipes.stage_dir(tmp_path / "run", recipe, 0, 0) / "latest.pt"
+    checkpoint.save(latest, kept_stage(recipe, tmp_path, steps, seed=5))
+    with pytest.raises(ValueError, match=r"not trained by this stage \(seed: 5 there, 0 here\)"):
+        kept.keep(recipe, tmp_path / "run")
+    assert not kept.STORE.exists()
+
+
 def test_the_command_keeps_nothing_of_a_trial(capsys):
     with pytest.raises(SystemExit):
         cli.main(["population", "--keep", "--seed", "1"])

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from training import checkpoint
-from training.config import RESUME_CHANGES
+from training.config import RESUME_CHANGES, Config
 from training.recipes.book import BOOK, Recipe, stage_dir
 from training.train import other_settings
 
@@ -78,13 +78,7 @@ def restore(recipe: Recipe, run_dir: Path, member: int) -> int:
     if k is None:
         return 0
     path, cfg = kept_file(recipe, k, member), recipe.config(k, run_dir, member)
-    data = checkpoint.load(path)
-    theirs = checkpoint.config_of(data)
-    differ = [
-        f"{k}: {a!r} there, {b!r} here" for k, (a, b) in other_settings(theirs, cfg, PLACE).items()
-    ]
-    if differ:
-        raise ValueError(f"{path} was not trained by this stage ({'; '.join(differ)})")
+    data = _stage_data(path, cfg)
     target = stage_dir(run_dir, recipe, k, member) / handoff(recipe, k)
     local = target.with_name("latest.pt")
     if local.is_file() and checkpoint.load(local)["env_step"] < cfg.steps:
@@ -100,27 +94,29 @@ def restore(recipe: Recipe, run_dir: Path, member: int) -> int:
 def keep(recipe: Recipe, run_dir: Path) -> list[Path]:
     """Keep every member's newest finished stage of ``run_dir`` in the repository (and
     remove that member's older kept stages); the files written. ValueError for another
-    recipe than the book's, or when no member has finished a stage."""
+    recipe than the book's, a run of other settings (another seed's, say, in ``run_dir``),
+    or when no member has finished a stage; nothing is written then."""
     if not is_the_recipe(recipe):
         raise ValueError(
             f"only the recipe itself is kept (seed 0, full scale): {run_dir} holds a trial "
             f"or another seed"
         )
-    written = []
+    todo = []  # (the kept file, what it keeps), every one checked before any is written
     for member in range(recipe.members):
         k = _newest_finished(recipe, run_dir, member)
         if k is None or k + 1 <= finished_stages(recipe, member):
             continue  # nothing finished here, or kept already
         source = stage_dir(run_dir, recipe, k, member) / handoff(recipe, k)
-        target = kept_file(recipe, k, member)
-        checkpoint.save(target, kept_data(checkpoint.load(source)))
+        data = _stage_data(source, recipe.config(k, run_dir, member))
+        todo.append((kept_file(recipe, k, member), kept_data(data)))
+    if not todo and not any(finished_stages(recipe, m) for m in range(recipe.members)):
+        raise ValueError(f"no stage of {recipe.name} has finished in {run_dir}: nothing to keep")
+    for target, data in todo:
+        checkpoint.save(target, data)
         for older in target.parent.glob("stage*.pt"):
             if older != target:
                 older.unlink()
-        written.append(target)
-    if not written and not any(finished_stages(recipe, m) for m in range(recipe.members)):
-        raise ValueError(f"no stage of {recipe.name} has finished in {run_dir}: nothing to keep")
-    return written
+    return [target for target, _ in todo]
 
 
 def kept_data(data: dict[str, Any]) -> dict[str, Any]:
@@ -128,6 +124,17 @@ def kept_data(data: dict[str, Any]) -> dict[str, Any]:
     and the actor's and the critic's weights (no optimizer, no snapshots)."""
     weights = {k: v for k, v in data["state"].items() if k.startswith(KEPT_WEIGHTS)}
     return {**data, "state": weights, "snapshots": []}
+
+
+def _stage_data(path: Path, cfg: Config) -> dict[str, Any]:
+    """Checkpoint ``path``, which must hold a run of stage config ``cfg``'s settings (but
+    where and how a session ran: :data:`PLACE`); ValueError naming those that differ."""
+    data = checkpoint.load(path)
+    differ = other_settings(checkpoint.config_of(data), cfg, PLACE)
+    if differ:
+        named = "; ".join(f"{key}: {a!r} there, {b!r} here" for key, (a, b) in differ.items())
+        raise ValueError(f"{path} was not trained by this stage ({named})")
+    return data
 
 
 def _newest_finished(recipe: Recipe, run_dir: Path, member: int) -> int | None:
