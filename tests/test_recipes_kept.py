@@ -159,3 +159,5 @@ def test_the_candidates_continue_their_stages_latest_networks():
                    enumerate(configs[1:], start=1))  # fmt: skip
         assert kept.handoff(recipe, 0) == "latest.pt"
         assert kept.handoff(recipe, len(recipe.stages) - 1) == "best.pt"
+    with pytest.raises(ValueError, match="a stage starts from best or latest, not 'last'"):
+        recipes.Stage("population", {}, start="last")

@@ -38,6 +38,7 @@ MIN_STEPS = 4096  # the least a scaled stage trains (one epoch: a collection pas
 AGENT_FILE = "agent.pt"  # a recipe's agent, in its run directory
 START_FILE = "start.pt"  # a member's starting network (of Recipe.start), in its directory
 REPORT_FILE = "report.json"  # its report: the agent against REPORT_OPPONENTS on REPORT_SEED
+STARTS = ("best", "latest")  # the networks of the stage before a stage may start from
 
 # what every stage of every recipe shares (see docs/training.md for why)
 NETWORK: dict[str, Any] = {
@@ -70,6 +71,10 @@ class Stage:
     settings: dict[str, Any]
     start: str = "best"
 
+    def __post_init__(self) -> None:
+        if self.start not in STARTS:
+            raise ValueError(f"a stage starts from {' or '.join(STARTS)}, not {self.start!r}")
+
 
 @dataclass(frozen=True)
 class Recipe:
@@ -97,9 +102,8 @@ class Recipe:
 
     def config(self, k: int, run_dir: Path, member: int = 0) -> Config:
         """The Config of stage ``k`` of ``member``: its seed ``1000 (members x seed +
-        member) + k``, its init the member's previous stage's networks named by the
-        stage's ``start`` (the first
-        stage's: its :func:`start_file`, or none)."""
+        member) + k``, its init the member's previous stage's networks that the stage's
+        ``start`` names (the first stage's: its :func:`start_file`, or none)."""
         settings = self.settings(k)
         if k:
             init = str(stage_dir(run_dir, self, k - 1, member) / f"{self.stages[k].start}.pt")
