@@ -80,10 +80,10 @@ def restore(recipe: Recipe, run_dir: Path, member: int) -> int:
     path, cfg = kept_file(recipe, k, member), recipe.config(k, run_dir, member)
     data = _stage_data(path, cfg)
     target = stage_dir(run_dir, recipe, k, member) / handoff(recipe, k)
-    local = target.with_name("latest.pt")
-    if local.is_file() and checkpoint.load(local)["env_step"] < cfg.steps:
+    trained = _trained(cfg)
+    if trained is not None and trained < cfg.steps:
         raise ValueError(
-            f"{path} keeps stage {k + 1} of member {member} finished, and {local.parent} holds "
+            f"{path} keeps stage {k + 1} of member {member} finished, and {cfg.run_dir} holds "
             f"an unfinished run of it: move that directory away to continue from the kept one"
         )
     if not target.is_file():
@@ -141,7 +141,14 @@ def _newest_finished(recipe: Recipe, run_dir: Path, member: int) -> int | None:
     """The newest stage of ``member`` whose run in ``run_dir`` trained all its steps."""
     for k in reversed(range(len(recipe.stages))):
         cfg = recipe.config(k, run_dir, member)
-        latest = Path(cfg.run_dir) / "latest.pt"
-        if latest.is_file() and checkpoint.load(latest)["env_step"] >= cfg.steps:
+        trained = _trained(cfg)
+        if trained is not None and trained >= cfg.steps:
             return k
     return None
+
+
+def _trained(cfg: Config) -> int | None:
+    """The decisions the run of stage config ``cfg`` has trained (its ``latest.pt``), or
+    None when there is no run."""
+    latest = Path(cfg.run_dir) / "latest.pt"
+    return int(checkpoint.load(latest)["env_step"]) if latest.is_file() else None
