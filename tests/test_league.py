@@ -74,6 +74,36 @@ def test_a_folder_of_another_league_is_refused_naming_the_difference(tmp_path):
         run_league(AGENTS[:2], deals=2, seed=1, out=tmp_path)
 
 
+def test_agents_added_after_a_leagues_own_extend_it_playing_only_their_matches(tmp_path):
+    run_league(AGENTS, deals=2, seed=1, out=tmp_path / "whole")
+    run_league(AGENTS[:2], deals=2, seed=1, out=tmp_path / "grown")
+    first = {p.name: p.read_text() for p in (tmp_path / "grown" / "matches").iterdir()}
+    played: list[tuple[int, int]] = []
+    run_league(AGENTS, deals=2, seed=1, out=tmp_path / "grown", on_match=played.append)
+    assert sorted(played) == [(0, 2), (1, 2), (2, 0), (2, 1)]  # the new agent's only
+    for name, text in first.items():
+        assert (tmp_path / "grown" / "matches" / name).read_text() == text
+    whole, grown = ((tmp_path / d / "league.json").read_text() for d in ("whole", "grown"))
+    assert grown == whole
+    settings = json.loads((tmp_path / "grown" / "settings.json").read_text())
+    assert settings["agents"] == AGENTS
+
+
+@pytest.mark.parametrize(
+    ("agents", "deals", "message"),
+    [
+        (["greedy", "random", "heuristic"], 2, "agents random greedy there, greedy random"),
+        (["random", "greedy", "heuristic"], 3, "deals 2 there, 3 here"),
+    ],
+)
+def test_only_agents_added_after_its_own_extend_a_league(tmp_path, agents, deals, message):
+    run_league(AGENTS[:2], deals=2, seed=1, out=tmp_path)
+    before = {p.name: p.read_text() for p in tmp_path.rglob("*.json")}
+    with pytest.raises(ValueError, match=message):
+        run_league(agents, deals=deals, seed=1, out=tmp_path)
+    assert {p.name: p.read_text() for p in tmp_path.rglob("*.json")} == before
+
+
 def test_a_match_is_the_arenas_one_against_three():
     result = run_league(["greedy", "random"], deals=3, seed=2)
     duel = result.head_to_head[0]

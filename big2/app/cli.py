@@ -322,7 +322,8 @@ def parser() -> argparse.ArgumentParser:
         help="rate agents against agents: every pair head to head on duplicate deals",
         description="Every agent in one seat against three of every other, both ways round, "
         "on the same duplicate deals; rated with OpenSkill (docs/agents.md, The league). "
-        "Run again with the same settings and --out to continue an interrupted league.",
+        "Run again with the same settings and --out to continue an interrupted league, or "
+        "with agents added after its own to extend it (only their matches are played).",
     )
     league.add_argument(
         "--agents", nargs="+", required=True, metavar="AGENT", help="two or more agent specs"

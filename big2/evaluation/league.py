@@ -16,9 +16,12 @@ With ``out`` (``big2 league --out DIR``) the league is resumable: ``DIR/settings
 holds its settings and each match's games are written whole to
 ``DIR/matches/I-J.json`` as the match finishes; run again with the same settings, it
 plays only the matches missing and ends with the same ``league.json`` as a league never
-interrupted. A folder holding a league of other settings is refused, naming the
-difference. At the end it writes ``DIR/league.json``, ``DIR/leaderboard.md`` and
-``DIR/league.png`` (:mod:`big2.evaluation.leaderboard`).
+interrupted. Run with agents added after the folder's own (the same rules, deals and
+seed), it **extends** that league: it plays only the new agents' matches and ends with
+the ``league.json`` of a league of all of them played from the start. A folder holding a
+league of any other settings is refused, naming the difference. At the end it writes
+``DIR/league.json``, ``DIR/leaderboard.md`` and ``DIR/league.png``
+(:mod:`big2.evaluation.leaderboard`).
 
 >>> result = run_league(["heuristic", "random"], deals=2, seed=0)
 >>> [a.spec for a in result.agents]
@@ -30,7 +33,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -92,7 +95,8 @@ def run_league(
 
     Every spec is loaded, and ``out`` checked, before any game: a spec that does not
     load, fewer than two agents, an agent named twice, an unwritable ``out`` or one
-    holding a league of other settings raise :class:`ValueError` saying what was wrong.
+    holding a league of other settings (but one these extend: :func:`extends`) raise
+    :class:`ValueError` saying what was wrong.
     ``workers`` local processes, or a ``backend`` (Ray), play matches side by side; the
     results do not depend on either. ``on_match(match)`` is called as each match is saved.
     """
@@ -149,21 +153,44 @@ def _check(settings: Settings, rules: Rules) -> None:
 
 
 def _prepare(folder: Path, settings: Settings) -> Path:
-    """``folder`` made and checked: writable, and empty of a league of other settings."""
+    """``folder`` made and checked: writable, and empty of a league of other settings
+    but one that ``settings`` extends (:func:`extends`), whose settings it takes."""
     if problem := unwritable(folder):
         raise ValueError(f"cannot write the league in {folder} ({problem}); choose another --out")
     path = folder / SETTINGS
     if path.exists():
         there = _settings(path)
-        if differ := settings.differences(there):
+        if extends(settings, there):
+            _write_whole(path, asdict(settings))
+        elif differ := settings.differences(there):
             raise ValueError(
                 f"{folder} holds a league of other settings ({'; '.join(differ)}); give the "
-                f"same settings to resume it, or another --out"
+                f"same settings to resume it, agents added after its own to extend it, or "
+                f"another --out"
             )
     else:
         _write_whole(path, asdict(settings))
     (folder / "matches").mkdir(exist_ok=True)
     return folder
+
+
+def extends(settings: Settings, there: Settings) -> bool:
+    """Whether ``settings`` are those of the league ``there`` with agents added after its
+    own: the same rules, deals and seed, so that every match ``there`` played keeps its
+    place (:func:`matches`) and its games.
+
+    >>> old = Settings(("random", "heuristic"), "standard", 100, 0)
+    >>> extends(Settings(("random", "heuristic", "greedy"), "standard", 100, 0), old)
+    True
+    >>> extends(Settings(("greedy", "random", "heuristic"), "standard", 100, 0), old)
+    False
+    """
+    n = len(there.agents)
+    return (
+        len(settings.agents) > n
+        and settings.agents[:n] == there.agents
+        and replace(settings, agents=there.agents) == there
+    )
 
 
 def _settings(path: Path) -> Settings:
