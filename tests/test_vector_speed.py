@@ -7,7 +7,9 @@ benchmark's first row (1,024 games, every seat, ``simple``, catalog actions) and
 with ``card_counting`` and an ``oracle`` critic; before the env dealt in the compiled
 engine and wrote into buffers made once it was about 0.3 by the same profile (dealing
 with Python's ``random`` took 40% of the step, allocating the widened arrays 20%). The
-floor, 0.55, leaves room for a busy machine and fails at well under half of that loss.
+share depends on the processor more than was thought: on a 2-core AMD EPYC (2026-12-02)
+it was 0.66 and 0.79 in two runs alone, and 0.54 beside the other test worker. The floor,
+0.45, leaves room for both and still fails at that loss.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import pytest
 
 from bench.vector import kernel_share
 
-FLOOR = 0.55
+FLOOR = 0.45
 
 
 @pytest.mark.parametrize(
