@@ -186,11 +186,7 @@ def extends(settings: Settings, there: Settings) -> bool:
     False
     """
     n = len(there.agents)
-    return (
-        len(settings.agents) > n
-        and settings.agents[:n] == there.agents
-        and replace(settings, agents=there.agents) == there
-    )
+    return len(settings.agents) > n and replace(settings, agents=settings.agents[:n]) == there
 
 
 def _settings(path: Path) -> Settings:
