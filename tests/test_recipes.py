@@ -29,7 +29,7 @@ from training.recipes import ship as shipping
 from training.recipes.run import run_recipe
 from training.seeds import seed_of
 
-TINY = 0.0005  # every stage at its minimum: 4,096 decisions, one epoch (one collection)
+TINY = 0.0005  # every stage at its minimum: 1,024 decisions, one epoch (one collection)
 
 # The initial networks of the `trained` recipe's member 0, as their seed builds them: the
 # weights the shipped agents grew from (the recipe at 4b2af86 gives the same digest).
@@ -75,15 +75,14 @@ def test_each_recipe_trains_evaluates_and_exports_an_agent_that_plays(name, tmp_
 
 
 def two_epochs(recipe: recipes.Recipe) -> recipes.Recipe:
-    """``recipe`` with its first stage two small PPO collections long (1,024 decisions, an
-    eighth of the recipe's), an epoch each: a cut after the first epoch leaves the second
-    to run, and the later stages. Whether a cut run continues to the same weights does not
-    hang on the sizes."""
+    """``recipe`` with its first stage two small PPO collections long (512 decisions, each
+    an epoch): a cut after the first epoch leaves the second to run, and the later stages.
+    Whether a cut run continues to the same weights does not hang on the sizes."""
     first, *rest = recipe.stages
-    collect = 1024
-    shared = {**recipe.shared, "collect_steps": collect, "batch_size": 256}
-    settings = {**first.settings, "steps": 2 * collect, "epoch_steps": collect}
-    return replace(recipe, shared=shared, stages=(replace(first, settings=settings), *rest))
+    collect = 512
+    sizes = {"steps": 2 * collect, "epoch_steps": collect, "collect_steps": collect,
+             "batch_size": 256}  # fmt: skip
+    return replace(recipe, stages=(replace(first, settings={**first.settings, **sizes}), *rest))
 
 
 @pytest.mark.slow
@@ -156,10 +155,10 @@ def members_running(run_dir: Path) -> list[int]:
 @pytest.mark.slow
 def test_ctrl_c_stops_every_member_after_its_checkpoint_and_says_how_to_go_on(tmp_path):
     run = tmp_path / "run"
-    process = python("-m", "training.recipes", "trained", "--scale", "0.01", "--jobs", "2",
+    process = python("-m", "training.recipes", "trained", "--scale", "0.004", "--jobs", "2",
                      "--run-dir", str(run), "--export", str(tmp_path / "agent.pt"),
                      start_new_session=True)  # fmt: skip
-    recipe = RECIPES["trained"].scaled(0.01)
+    recipe = RECIPES["trained"].scaled(0.004)
     latest = [recipes.stage_dir(run, recipe, 0, m) / "latest.pt" for m in range(2)]
     wait_for(lambda: all(p.exists() for p in latest), seconds=300, what="both checkpoints")
     os.killpg(process.pid, signal.SIGINT)  # as a terminal does: the whole process group
@@ -330,7 +329,7 @@ def test_ship_replaces_a_shipped_agent_with_its_recipes_finished_run(
         (
             ["--scale", "0.0001"],
             ["--run-dir", "runs/recipes/trained-scale0.0001"],
-            r"is not the trained recipe's agent \(steps 4096, the recipe's 2000000",
+            r"is not the trained recipe's agent \(steps 1024, the recipe's 2000000",
         ),
         (
             ["--seed", "2"],

@@ -21,11 +21,9 @@ def tiny() -> recipes.Recipe:
     continuing the first's latest networks (as the candidates' stages do), under a name of
     its own."""
     base = RECIPES["trained"].scaled(TINY)
-    shared = {**base.shared, "collect_steps": 1024, "batch_size": 256}
-    one = {"steps": 1024, "epoch_steps": 1024}
-    first, second = (replace(s, settings={**s.settings, **one}) for s in base.stages)
+    first, second = base.stages
     stages = (first, replace(second, start="latest"))
-    return replace(base, name="tiny", shared=shared, stages=stages, members=1)
+    return replace(base, name="tiny", stages=stages, members=1)
 
 
 @pytest.fixture

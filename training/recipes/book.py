@@ -19,7 +19,7 @@ are: ``docs/training.md``.
 >>> trained.rules, [s.name for s in trained.stages], trained.members
 ('standard', ['self-play', 'tables'], 2)
 >>> RECIPES["trained"].scaled(0.0001).stages[0].settings["steps"]
-4096
+1024
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from training.config import SELF_ALL, Config
 VALIDATION_SEED = 12345  # the deals every stage's evaluations (and so every choice) used
 REPORT_SEED = 20261124  # the deals a recipe reports on: nothing was chosen on them
 REPORT_OPPONENTS = ("random", "greedy", "heuristic")
-MIN_STEPS = 4096  # the least a scaled stage trains (one epoch: a collection past it)
+MIN_STEPS = 1024  # the least a scaled stage trains (one epoch of one collection)
 AGENT_FILE = "agent.pt"  # a recipe's agent, in its run directory
 START_FILE = "start.pt"  # a member's starting network (of Recipe.start), in its directory
 REPORT_FILE = "report.json"  # its report: the agent against REPORT_OPPONENTS on REPORT_SEED
@@ -129,12 +129,24 @@ class Recipe:
 
     def scaled(self, fraction: float) -> Recipe:
         """The same recipe with every stage's steps (and epochs) times ``fraction``, at
-        least :data:`MIN_STEPS`, and small evaluations: for tests and trials."""
+        least :data:`MIN_STEPS`, and small evaluations: for tests and trials. A stage
+        scaled below one of its collections collects (and learns in minibatches of) its
+        steps, so that it trains what it says rather than a whole collection.
+
+        >>> tiny = RECIPES["trained"].scaled(1e-9).settings()
+        >>> tiny["steps"], tiny["collect_steps"], tiny["batch_size"]
+        (1024, 1024, 1024)
+        """
 
         def scale(s: Stage) -> Stage:
             steps = max(MIN_STEPS, round(s.settings["steps"] * fraction))
             epoch = max(MIN_STEPS, round(s.settings.get("epoch_steps", steps) * fraction))
-            return replace(s, settings={**s.settings, "steps": steps, "epoch_steps": epoch})
+            sizes = {**self.shared, **s.settings}
+            collect = min(sizes["collect_steps"], steps)
+            batch = min(sizes["batch_size"], collect)
+            settings = {"steps": steps, "epoch_steps": epoch, "collect_steps": collect,
+                        "batch_size": batch}  # fmt: skip
+            return replace(s, settings={**s.settings, **settings})
 
         small = {**self.shared, "eval_deals": 4}
         return replace(self, stages=tuple(map(scale, self.stages)), report_deals=4, shared=small)
