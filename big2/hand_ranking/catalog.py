@@ -143,9 +143,11 @@ class Catalog(Sequence[HandRanking]):
     """
 
     def __init__(self, rules: Rules) -> None:
+        generated = _generate(rules)
+        # each category's level once (per combination it was half the catalog's build)
+        levels = {rk: _level(rk, rules) for rk in {rk for _, rk, _ in generated}}
         rows = sorted(
-            (m.bit_count(), _level(rk, rules) * _KEY_STRIDE + tie, m, rk)
-            for m, rk, tie in _generate(rules)
+            (m.bit_count(), levels[rk] * _KEY_STRIDE + tie, m, rk) for m, rk, tie in generated
         )
         self.rules = rules
         self.entries = tuple(
