@@ -66,17 +66,18 @@ def test_the_plan_is_the_python_plan(rules: Rules):
 @RULES
 @EXPLORE
 def test_compiled_heuristic_plays_as_the_python_one(rules: Rules, explore: float):
-    assert play_lockstep(rules, n_games=24, seed=11, explore=explore) > 24 * 30
+    # 16 games, every feature at every position (24 cost 50% longer)
+    assert play_lockstep(rules, n_games=16, seed=11, explore=explore) > 16 * 30
 
 
 @pytest.mark.slow
 @RULES
 @EXPLORE
 def test_compiled_heuristic_plays_as_the_python_one_long(rules: Rules, explore: float):
-    # six cases of more than 8,400 positions: over 50,000 in all, the reply features
-    # (two thirds of the time) at the positions of every fourth game, over 12,500
-    # (600 games a case cost make test about 30 s of its 10 minutes)
-    assert play_lockstep(rules, n_games=300, seed=12, explore=explore, replies_every=4) > 300 * 28
+    # other deals than the short run's: six cases of more than 1,680 positions, over 10,000
+    # in all, the reply features (two thirds of the time) at those of every fourth game
+    # (300 games a case cost make test 57 s summed; 600, 30 s more)
+    assert play_lockstep(rules, n_games=60, seed=12, explore=explore, replies_every=4) > 60 * 28
 
 
 # the four-player presets beyond the two above, and wraps with a category left out
@@ -92,7 +93,9 @@ FOUR_PLAYER = [get("taiwan"), get("pusoy-dos"), get("western"), get("bombs"),
 def test_compiled_heuristic_follows_other_rules(rules: Rules, explore: float):
     """Nothing is special-cased for the presets: locked-out passes, a free opening, flushes
     ordered by suit, five-card quads beside four-card plays, other suit orders, wraps."""
-    assert play_lockstep(rules, n_games=16, seed=14, explore=explore) > 16 * 30
+    # 8 games, 240-600 positions a case (16 cost make test 52 s summed, most of it the
+    # Python engine listing five-card bombs over every single and pair on the table)
+    assert play_lockstep(rules, n_games=8, seed=14, explore=explore) > 8 * 30
 
 
 def test_a_finished_game_passes():

@@ -29,6 +29,9 @@ RULES = pytest.mark.parametrize(
     "rules", [STANDARD, CHARLESWORTH, THREE_PLAYER, TWO_PLAYER], ids=lambda r: r.name
 )
 DETERMINISTIC = pytest.mark.parametrize("opponent", ["greedy", "heuristic"])
+# one torch thread: the networks below are tiny, and more threads contend with the other
+# pytest-xdist worker (a network's compiled games ran ten times slower on two busy cores)
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 class Last:
@@ -80,8 +83,9 @@ def test_a_network_plays_the_arena_games(rules: Rules, opponent: str, observer: 
     # the oracle actor (a study's upper bound) reads every hand and the cheating replies
     cfg = tiny(observer, rules=rules.name, upper_bound=observer == "oracle")
     net = make_actor(resolve(cfg).network)
-    arena = learner_results(cfg, net, opponent, 8, 3)
-    compiled = learner_results(replace(cfg, eval_engine="compiled"), net, opponent, 8, 3)
+    # 4 deals, one game a seat each (8 cost make test 25 s summed)
+    arena = learner_results(cfg, net, opponent, 4, 3)
+    compiled = learner_results(replace(cfg, eval_engine="compiled"), net, opponent, 4, 3)
     assert compiled == arena
 
 

@@ -80,7 +80,8 @@ def play_random(rules: Rules, n_games: int, seed: int) -> int:
 
 @BY_NAME
 def test_random_games_play_as_the_python_engine(rules: Rules):
-    assert play_random(rules, n_games=300, seed=3) > 300 * 20
+    # 100 games, over 2,000 positions a rule set (300 cost make test 12 s summed)
+    assert play_random(rules, n_games=100, seed=3) > 100 * 20
 
 
 @BY_NAME
@@ -131,7 +132,8 @@ def test_reference_game_replays_the_log(rules: Rules):
     "explore", [HEURISTIC, MIXED, RANDOM], ids=["heuristic", "mixed", "random"]
 )
 def test_compiled_heuristic_plays_as_the_python_one(rules: Rules, explore: float):
-    assert play_lockstep(rules, n_games=16, seed=5, explore=explore, replies_every=2) > 16 * 15
+    # 8 games a case, 72 in all (16 a case cost make test 16 s summed)
+    assert play_lockstep(rules, n_games=8, seed=5, explore=explore, replies_every=2) > 8 * 15
 
 
 def test_sizes_follow_the_players():

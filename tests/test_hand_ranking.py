@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 from functools import cache
-from itertools import combinations, pairwise
+from itertools import combinations, pairwise, repeat
 from math import comb
 
 import pytest
@@ -48,8 +48,10 @@ MIXED = [
 VARIANTS = [*PRESETS.values(), *MIXED]
 all_variants = pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name)
 
-RANDOM_CASES = 3000  # per rule set of ORIGINAL, for stronger_than
-VARIANT_CASES = 200  # per other rule set
+# stronger_than against the brute-force reference (a few ms a case): 1,000 cases of each of
+# ORIGINAL, 60 of every other rule set (3,000 and 200 cost make test 34 s summed)
+RANDOM_CASES = 1000
+VARIANT_CASES = 60
 
 
 def show(masks, rules=STANDARD) -> list[str]:
@@ -292,12 +294,11 @@ def test_every_five_and_four_card_set(rules):
         (5, FIVE_CARD_COUNTS[rules.name]),
         (4, {"TWO_PAIR": 2808, "QUADS": 13} if rules.four_card_plays else {}),
     ):
-        counts: Counter = Counter()
-        for combo in combinations(bits, size):
-            h = classify(sum(combo), rules)
-            counts[h.ranking.name if h else None] += 1
-        assert counts.pop(None) == comb(52, size) - sum(expected.values())
-        assert counts == expected
+        # every set of cards classified once; map() keeps the 2.6 million calls out of a
+        # Python loop (the loop this replaces took about 50% longer)
+        found = Counter(map(classify, map(sum, combinations(bits, size)), repeat(rules)))
+        assert found.pop(None) == comb(52, size) - sum(expected.values())
+        assert Counter(h.ranking.name for h in found.elements()) == expected
         assert expected == {k: v for k, v in expected_counts(rules).items() if k in expected}
 
 

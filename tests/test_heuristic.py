@@ -179,10 +179,11 @@ def test_deterministic_and_always_legal(rules):
 
 @pytest.mark.slow
 def test_strength_against_baselines():
-    vs_random = evaluate([HeuristicAgent(), "random", "random", "random"], 300, seed=11)
-    vs_greedy = evaluate([HeuristicAgent(), "greedy", "greedy", "greedy"], 300, seed=11)
+    vs_random = evaluate([HeuristicAgent(), "random", "random", "random"], 150, seed=11)
+    vs_greedy = evaluate([HeuristicAgent(), "greedy", "greedy", "greedy"], 150, seed=11)
     me, greedy = vs_random.agents[0], vs_greedy.agents[0]
-    # measured: 0.802 [0.781, 0.823] vs random; 0.409 [0.382, 0.436] vs greedy
+    # measured on 150 deals (600 games): 0.817 vs random; 0.415 [0.378, 0.453] vs greedy
+    # (300 deals: 0.802 [0.781, 0.823] and 0.409 [0.382, 0.436], at twice the cost)
     assert me.win_share >= 0.60 and me.mean_score > 0
     assert greedy.win_share >= 0.35 and greedy.win_share_ci[0] > 0.30
 
@@ -205,7 +206,7 @@ def test_beatable_shortcut_agrees_with_listing_every_stronger_hand(rules):
     rng = random.Random(rules.name)
     fives = [e for e in catalog(rules).entries if e.size == 5]
     answers = set()
-    for _ in range(3000):
+    for _ in range(1000):  # 3,000 cost make test 12 s summed
         cards = sum(1 << i for i in rng.sample(range(52), rng.randrange(5, 40)))
         combo = rng.choice(fives)
         answer = beatable.__wrapped__(cards, combo, rules)
