@@ -5,6 +5,10 @@ The Ray tests are slow (a Ray instance takes seconds to start) and need the
 holds a lock file shared by pytest-xdist's workers (:func:`one_instance`) while it runs:
 with ``--dist worksteal`` a worker may take a test of this module while the other runs
 the module's shared instance, and the two instances would see each other.
+
+The local backend's spawned workers import this module to find :func:`_inverse`, so its
+top imports stay light: torch and ``training`` (seconds of import each time) are imported
+by the tests that use them.
 """
 
 from __future__ import annotations
@@ -19,16 +23,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import torch
 from filelock import FileLock
-from training_helpers import former_config
 
 from big2.evaluation import evaluate
 from big2.evaluation.backends import Backend, RayBackend, TaskFailed, make_backend
-from training import checkpoint
-from training.ablation.cli import main as ablation
-from training.config import Config
-from training.train import train
 
 ROOT = Path(__file__).resolve().parent.parent
 RAY_PROCESSES = ("raylet", "gcs_server", "ray::")
@@ -55,6 +53,8 @@ def test_only_the_backends_module_imports_ray():
 
 
 def test_backend_flags_are_checked():
+    from training.config import Config
+
     with pytest.raises(ValueError, match="unknown backend 'spark'"):
         make_backend("spark")
     with pytest.raises(ValueError, match="needs --backend ray"):
@@ -141,7 +141,10 @@ def test_a_ray_arena_matches_the_local_arena(ray_backend):
 
 @pytest.mark.slow
 def test_a_ray_study_matches_the_local_study(ray_backend, tmp_path):
-    args = ["--observers", "oracle", "--seeds", "1", "--steps", "200",
+    from training.ablation.cli import main as ablation
+
+    # one epoch: each run's cell is a process of its own, which is most of the time
+    args = ["--observers", "oracle", "--seeds", "1", "--steps", "100",
             "--report-deals", "2", "--set", "envs=4", "--set", "epoch_steps=100",
             "--set", "eval_deals=1", "--set", "collect_steps=64", "--set", "hidden=16",
             "--set", "eval_opponents=random greedy", "--no-progress"]  # fmt: skip
@@ -159,6 +162,12 @@ def test_a_ray_study_matches_the_local_study(ray_backend, tmp_path):
 @pytest.mark.slow
 def test_ray_rollouts_collect_what_local_shards_collect(ray_backend, tmp_path):
     """Same seed and shards: the same experience, so the same curve and the same weights."""
+    import torch
+    from training_helpers import former_config
+
+    from training import checkpoint
+    from training.train import train
+
     runs = []
     for backend in ("local", "ray"):
         cfg = former_config(steps=400, epoch_steps=200, envs=6, shards=2, collect_steps=128,

@@ -98,14 +98,11 @@ def test_the_wheel_carries_the_shipped_agent_and_it_loads_from_there(tmp_path):
     assert page <= set(names)  # big2 serve's page ships in the package
     subprocess.run([*pip, "install", "--no-deps", "--target", str(target), str(wheel)],
                    check=True)  # fmt: skip
+    # one process for both agents: each import of torch costs seconds
     code = ("import training, big2.players as p; "
-            "a = p.load_agent('trained'); print(training.__file__, a.name)")  # fmt: skip
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True, text=True,
-                         capture_output=True, env={"PYTHONPATH": str(target)}).stdout  # fmt: skip
-    assert out.startswith(str(target)) and out.split()[-1] == "trained"
-    code = "import big2.players as p; p.load_agent('trained@2026-11-21')"
-    env = {"PYTHONPATH": str(target)}
-    past = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, text=True, capture_output=True, env=env
-    )
-    assert "is a past agent, kept in the big2 repository" in past.stderr
+            "a = p.load_agent('trained'); print(training.__file__, a.name); "
+            "p.load_agent('trained@2026-11-21')")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, text=True,
+                          capture_output=True, env={"PYTHONPATH": str(target)})  # fmt: skip
+    assert done.stdout.startswith(str(target)) and done.stdout.split()[-1] == "trained"
+    assert "is a past agent, kept in the big2 repository" in done.stderr

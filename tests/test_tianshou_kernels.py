@@ -51,8 +51,10 @@ def tianshou_compiles() -> int:
 
 
 def test_a_second_process_loads_tianshous_kernels_from_the_cache():
-    tianshou_compiles()  # the first may compile them (on a fresh machine)
-    assert tianshou_compiles() == 0
+    # a process that compiles them (on a fresh machine, after an upgrade) caches them for
+    # the next, which compiles none; where an earlier process did, the first compiles none
+    if tianshou_compiles():
+        assert tianshou_compiles() == 0
 
 
 def test_without_a_place_for_the_cache_the_kernels_compile_as_before(monkeypatch):

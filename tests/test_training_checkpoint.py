@@ -312,9 +312,11 @@ def test_big2_arena_bad_agent_specs(spec, error):
 
 
 def test_train_resume_missing_dir_fails(tmp_path):
-    out = run(sys.executable, "-m", "training.train", "--resume", str(tmp_path / "nope"))
-    assert out.returncode != 0
-    assert "cannot resume" in out.stderr and str(tmp_path / "nope") in out.stderr
+    from training.train import main as train  # in this process: no second import of torch
+
+    with pytest.raises(SystemExit, match="cannot resume") as exit_:  # a message: status 1
+        train(["--resume", str(tmp_path / "nope")])
+    assert str(tmp_path / "nope") in str(exit_.value)
     assert not (tmp_path / "nope").exists()
 
 
@@ -333,8 +335,10 @@ def test_each_shipped_agent_loads_and_plays_its_presets_games(name):
     rules = SHIPPED_PRESETS[name]
     agent = load_any_agent(name, rules)
     assert agent.name == name and agent.features is not None and agent.codec.rules == rules
-    result = arena([agent, "random", "random", "random"], 50, 7, rules)
-    assert result.agents[0].win_share > 0.5  # about 0.8 on 1,000 deals (docs/results.md)
+    result = arena([agent, "random", "random", "random"], 12, 7, rules)  # 48 games
+    # 0.85 (trained) and 0.88 (charlesworth) on these deals, about 0.8 on 1,000 deals
+    # (docs/results.md), where an agent no better than random players is near 0.25
+    assert result.agents[0].win_share > 0.5
     assert result.agents[0].mean_score > 0
     searching = load_any_agent(f"{name}+search", rules, determinizations=2, candidates=2)
     assert arena([searching, "greedy", "greedy", "greedy"], 1, 7, rules).deals == 1

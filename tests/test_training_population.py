@@ -146,11 +146,12 @@ def test_a_run_draws_its_snapshots_by_the_learners_results_at_their_tables(tmp_p
         set_pool(shards, snapshots, chances)
 
     monkeypatch.setattr(Shards, "set_pool", recording)
-    cfg = tables_config(
+    cfg = tables_config(  # three epochs, each with a few games at every snapshot's tables
         opponents=("self-all", "self", "self"),
-        steps=1536,
-        epoch_steps=512,
-        collect_steps=256,
+        envs=8,
+        steps=768,
+        epoch_steps=256,
+        collect_steps=128,
         batch_size=64,
         eval_deals=2,
         eval_opponents=("random",),
