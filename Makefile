@@ -15,14 +15,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,distributed,examples,openspiel]'
 	touch $(STAMP)
 
-# one pytest-xdist worker per core, at most 4 (each holds torch and numba's kernels), an
-# idle worker taking queued tests from the busy one (worksteal): on a clean clone, set-up
-# included, 592 s on 2 cores (Intel Xeon, idle, 2026-12-02 07:45 UTC, 2,308 tests; 519 s
-# of it pytest, whose first tests compile numba's kernels; the same machine gave 495 s for
-# 2,228 tests at 05:00, when it ran about 15% faster by bench.vector)
+# one pytest-xdist worker per core and one more, at most 5 (each holds torch and numba's
+# kernels), an idle worker taking queued tests from a busy one (worksteal): many tests wait
+# on processes they start (training members, study cells, Chromium, Ray), and with one
+# worker a core the cores stood idle a quarter of the time (2 cores, AMD EPYC,
+# 2026-12-02: 2 workers 618 s of pytest for 905 CPU seconds, 3 workers 506 s, none idle)
 # (TEST_WORKERS=0: one process);
 # the lab's tests run by `make lab-test`
-TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); n=$$((n + 1)); [ $$n -gt 5 ] && n=5; echo $$n)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
