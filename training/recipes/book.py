@@ -148,8 +148,8 @@ class Recipe:
                         "batch_size": batch}  # fmt: skip
             return replace(s, settings={**s.settings, **settings})
 
-        small = {**self.shared, "eval_deals": 4}
-        return replace(self, stages=tuple(map(scale, self.stages)), report_deals=4, shared=small)
+        small = {**self.shared, "eval_deals": 2}
+        return replace(self, stages=tuple(map(scale, self.stages)), report_deals=2, shared=small)
 
 
 def member_dir(run_dir: Path, recipe: Recipe, member: int) -> Path:
