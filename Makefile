@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 # kernels), an idle worker taking queued tests from a busy one (worksteal): many tests wait
 # on processes they start (training members, study cells, Chromium, Ray), and with one
 # worker a core the cores stood idle a quarter of the time (2 cores, AMD EPYC,
-# 2026-12-02: 2 workers 618 s of pytest for 905 CPU seconds, 3 workers 506 s, none idle)
+# 2026-12-02: 2 workers 618 s of pytest for 890 CPU seconds, 3 workers 506 s, none idle)
 # (TEST_WORKERS=0: one process);
 # the lab's tests run by `make lab-test`
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); n=$$((n + 1)); [ $$n -gt 5 ] && n=5; echo $$n)
