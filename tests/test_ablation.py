@@ -449,7 +449,7 @@ def test_a_study_reuses_the_cells_another_trained_alike(tiny_study, tmp_path, ca
     args = [*study_args(tmp_path / "s", "--grid", "critic_observer=oracle,"), "--observers",
             "simple", "--seeds", "1", "--reuse", str(tiny_study)]  # fmt: skip
     main(args)
-    assert "reused 1 finished cells of" in capsys.readouterr().out
+    assert "reused 1 finished cell of" in capsys.readouterr().out
     for seed in (0,):
         mine = json.loads((tmp_path / "s" / "cells" / "simple__critic_observer=oracle" /
                            f"seed{seed}" / "result.json").read_text())  # fmt: skip

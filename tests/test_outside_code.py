@@ -14,7 +14,7 @@ import pytest
 from big2.app.cli import main as big2_main
 from big2.players import load_agent
 from big2.rules import STANDARD
-from training import checkpoint
+from training import checkpoint, loader, shipped
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,14 +59,26 @@ def test_an_agent_of_ones_own_is_named_module_colon_attribute(my_agents, capsys)
 def test_a_loader_that_does_not_know_a_file_lets_the_next_one_try(tmp_path):
     notes = tmp_path / "notes.txt"
     notes.write_text("not an agent")
-    assert checkpoint.agent_loader(str(notes), STANDARD) is None  # not its kind: next loader
+    assert loader.agent_loader(str(notes), STANDARD) is None  # not its kind: next loader
     with pytest.raises(ValueError, match="no agent loader recognises the file"):
         load_agent(str(notes))
     broken = tmp_path / "broken.pt"
     broken.write_text("half a checkpoint")
     with pytest.raises(checkpoint.CheckpointError, match="corrupt or not a checkpoint"):
-        checkpoint.agent_loader(str(broken), STANDARD)  # its kind (.pt), but broken
-    assert checkpoint.agent_loader("trained", STANDARD) is not None
+        loader.agent_loader(str(broken), STANDARD)  # its kind (.pt), but broken
+    assert loader.agent_loader("trained", STANDARD) is not None
+
+
+def test_a_name_not_its_own_is_passed_on_without_importing_torch():
+    """A baseline, a typo or another loader's agent costs no torch import (seconds), and
+    the shipped agents are listed without loading one (``big2 agents``)."""
+    code = (
+        "import sys; from big2.rules import STANDARD; from training.loader import agent_loader;"
+        " assert agent_loader('no-such-agent', STANDARD) is None;"
+        " print(len(agent_loader.catalog()), 'torch' in sys.modules)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == [str(len(shipped.HISTORY)), "False"]
 
 
 def test_a_missing_shipped_agent_says_what_is_missing(monkeypatch):

@@ -26,7 +26,7 @@ from big2.players import load_agent as load_any_agent
 from big2.rules import CHARLESWORTH, STANDARD
 from envs import codecs
 from envs.policy_agent import PolicyAgent
-from training import checkpoint
+from training import checkpoint, loader
 from training.checkpoint import CheckpointError
 from training.nets import MaskedActor, NumpyLogits
 
@@ -209,14 +209,14 @@ def test_load_agent_plays_its_network_greedily(ckpt):
 
 
 def test_agent_loader_plugin(ckpt, tmp_path):
-    assert checkpoint.agent_loader("random", STANDARD) is None
-    assert checkpoint.agent_loader("no-such-name", STANDARD) is None
-    assert checkpoint.agent_loader(str(ckpt), STANDARD).name == "agent"
+    assert loader.agent_loader("random", STANDARD) is None
+    assert loader.agent_loader("no-such-name", STANDARD) is None
+    assert loader.agent_loader(str(ckpt), STANDARD).name == "agent"
     assert load_any_agent(str(ckpt)).name == "agent"  # through the big2.agent_loaders entry point
     with pytest.raises(CheckpointError, match="no checkpoint at"):
-        checkpoint.agent_loader(str(tmp_path / "missing.pt"), STANDARD)
+        loader.agent_loader(str(tmp_path / "missing.pt"), STANDARD)
     with pytest.raises(CheckpointError, match="trained for the standard rules, not charlesworth"):
-        checkpoint.agent_loader(str(ckpt), CHARLESWORTH)
+        loader.agent_loader(str(ckpt), CHARLESWORTH)
     assert checkpoint.resolve("trained").name == checkpoint.SHIPPED["trained"] == "trained.pt"
     assert checkpoint.resolve("x.pt") == Path("x.pt")
 

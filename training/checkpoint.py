@@ -40,7 +40,7 @@ from training.spec import resolve as resolve_spec
 FORMAT = "big2-checkpoint/1"
 KEYS = ("format", "config", "state", "epoch", "env_step", "update_step", "history", "snapshots")
 READ_FAULTS = (errno.EACCES, errno.EPERM, errno.EIO)  # a file that may be fine, unreadable here
-SHIPPED = {"trained": "trained.pt", "trained-charlesworth": "trained-charlesworth.pt"}  # by name
+SHIPPED = shipped.FILES  # the current agents' files, by name
 # config keys added after the first checkpoints, with the value older runs used
 LATER_KEYS = {
     "action_head": "dot",
@@ -128,14 +128,14 @@ def resolve(path: Path | str) -> Path:
             return Path(name)  # a past agent's file
     if name not in SHIPPED:
         return Path(path)
-    found = resources.files("training").joinpath("agents", SHIPPED[name])
+    found = shipped.current_file(name)
     if not found.is_file():
         raise CheckpointError(
             f"the shipped agent {name!r} is missing from this installation of big2 (looked "
             f"for agents/{SHIPPED[name]} in the package {resources.files('training')}); "
             f"reinstall big2 from a source or wheel that includes its package data"
         )
-    return Path(str(found))  # package data is a file on disk in every install we support
+    return found  # package data is a file on disk in every install we support
 
 
 def _dated(name: str) -> str:
@@ -202,33 +202,9 @@ def require_one_network(data: dict[str, Any], name: Path | str) -> None:
         )
 
 
-class CheckpointLoader:
-    """The ``big2.agent_loaders`` plugin (see :mod:`big2.players.specs`): called with a
-    shipped agent's name (``trained``, ``trained@2026-11-24``) or a checkpoint file, an
-    agent; None for anything else, so another loader may serve it. A file is this
-    loader's if it is a big2 checkpoint, or if its name ends in ``.pt`` (then a missing or
-    unreadable file raises :class:`CheckpointError` saying why). :meth:`catalog` lists the
-    shipped agents (``big2 agents``)."""
-
-    def __call__(self, name: str, rules: Rules) -> PolicyAgent | None:
-        return _load_agent(name, rules)
-
-    def catalog(self) -> list[dict[str, str]]:
-        """Every shipped agent, current and past: its spec, rules, the day it shipped,
-        and where its file is (or why it is not here)."""
-        return [_entry(agent) for agent in shipped.HISTORY]
-
-
-def _entry(agent: shipped.Shipped) -> dict[str, str]:
-    now = shipped.is_current(agent)
-    path = resolve(agent.name) if now else shipped.past_file(agent)
-    where = str(path) if path.is_file() else "kept in the repository, not installed here"
-    spec = agent.name if now else agent.spec
-    return {"spec": spec, "rules": agent.rules, "shipped": agent.date, "where": where}
-
-
-def _load_agent(name: str, rules: Rules) -> PolicyAgent | None:
-    """What :class:`CheckpointLoader` serves ``name`` as (see there)."""
+def agent_named(name: str, rules: Rules) -> PolicyAgent | None:
+    """What the ``big2.agent_loaders`` plugin (:mod:`training.loader`) serves ``name`` as: a
+    shipped agent or a checkpoint file's agent, None for a file that is not a checkpoint."""
     if name in SHIPPED or shipped.is_dated(name) or name.endswith(".pt"):
         data = load(name)  # ours: a missing or broken file raises, saying why
     elif Path(name).is_file():
@@ -244,9 +220,6 @@ def _load_agent(name: str, rules: Rules) -> PolicyAgent | None:
             f"{name} was trained for the {agent.codec.rules.name} rules, not {rules.name}"
         )
     return agent
-
-
-agent_loader = CheckpointLoader()
 
 
 def load_agent(path: Path | str, name: str | None = None) -> PolicyAgent:

@@ -44,6 +44,7 @@ class Shipped:
 
 
 RULES = {"trained": "standard", "trained-charlesworth": "charlesworth"}  # by name
+FILES = {name: f"{name}.pt" for name in RULES}  # the current agents' package data, by name
 
 
 def _shipped(spec: str, commit: str, about: str) -> Shipped:
@@ -51,7 +52,7 @@ def _shipped(spec: str, commit: str, about: str) -> Shipped:
     return Shipped(name, date, RULES[name], commit, about)
 
 
-# oldest first; the last of each name is the current agent (training.checkpoint.SHIPPED)
+# oldest first; the last of each name is the current agent (its file: FILES)
 HISTORY = tuple(
     _shipped(*row)
     for row in [
@@ -101,6 +102,11 @@ def find(name: str) -> Shipped:
 def is_current(agent: Shipped) -> bool:
     """Whether ``agent`` is the current one of its name."""
     return current(agent.name) == agent
+
+
+def current_file(name: str) -> Path:
+    """Where the current agent ``name`` is installed (package data of ``training``)."""
+    return Path(str(resources.files("training").joinpath("agents", FILES[name])))
 
 
 def past_file(agent: Shipped) -> Path:

@@ -53,7 +53,8 @@ class Reused:
             )
         before = self.matching - len(self.copied)
         earlier = f" ({before} more had been reused before)" if before else ""
-        return f"reused {len(self.copied)} finished cells of {sources}{earlier}"
+        cells = "cell" if len(self.copied) == 1 else "cells"
+        return f"reused {len(self.copied)} finished {cells} of {sources}{earlier}"
 
 
 def reuse_cells(cells: Sequence[Cell], study: Study, sources: Sequence[Path]) -> Reused:
