@@ -24,11 +24,16 @@ if TYPE_CHECKING:
     from envs.policy_agent import PolicyAgent
 
 
+def claims(name: str) -> bool:
+    """Whether ``name`` can only be this loader's: a shipped agent (``trained``,
+    ``trained@2026-11-24``) or a ``.pt`` file's name (a missing or broken one raises)."""
+    return name in shipped.FILES or shipped.is_dated(name) or name.endswith(".pt")
+
+
 def is_ours(name: str) -> bool:
-    """Whether ``name`` is this loader's to serve: a shipped agent (``trained``,
-    ``trained@2026-11-24``), a ``.pt`` file's name, or a file that may be a checkpoint."""
-    named = name in shipped.FILES or shipped.is_dated(name)
-    return named or name.endswith(".pt") or Path(name).is_file()
+    """Whether ``name`` is this loader's to try: one it :func:`claims`, or a file that may
+    be a checkpoint."""
+    return claims(name) or Path(name).is_file()
 
 
 class CheckpointLoader:
@@ -54,9 +59,12 @@ class CheckpointLoader:
 def _entry(agent: shipped.Shipped) -> dict[str, str]:
     now = shipped.is_current(agent)
     path = shipped.current_file(agent.name) if now else shipped.past_file(agent)
-    where = str(path) if path.is_file() else "kept in the repository, not installed here"
-    if now and not path.is_file():
+    if path.is_file():
+        where = str(path)
+    elif now:
         where = "missing from this installation: reinstall big2 with its package data"
+    else:
+        where = "kept in the repository, not installed here"
     spec = agent.name if now else agent.spec
     return {"spec": spec, "rules": agent.rules, "shipped": agent.date, "where": where}
 
