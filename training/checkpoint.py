@@ -31,7 +31,6 @@ from envs.rollouts import PolicyRollouts
 from training import shipped
 from training.config import Config
 from training.ensemble import Actor, Ensemble
-from training.loader import claims
 from training.nets import MaskedActor, NumpyLogits, QNet, make_actor
 from training.rollout import GreedyPolicy
 from training.rundir import write_whole
@@ -206,7 +205,7 @@ def require_one_network(data: dict[str, Any], name: Path | str) -> None:
 def agent_named(name: str, rules: Rules) -> PolicyAgent | None:
     """What the ``big2.agent_loaders`` plugin (:mod:`training.loader`) serves ``name`` as: a
     shipped agent or a checkpoint file's agent, None for a file that is not a checkpoint."""
-    if claims(name):
+    if shipped.claims(name):
         data = load(name)  # ours: a missing or broken file raises, saying why
     elif Path(name).is_file():
         try:

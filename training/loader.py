@@ -24,16 +24,10 @@ if TYPE_CHECKING:
     from envs.policy_agent import PolicyAgent
 
 
-def claims(name: str) -> bool:
-    """Whether ``name`` can only be this loader's: a shipped agent (``trained``,
-    ``trained@2026-11-24``) or a ``.pt`` file's name (a missing or broken one raises)."""
-    return name in shipped.FILES or shipped.is_dated(name) or name.endswith(".pt")
-
-
 def is_ours(name: str) -> bool:
-    """Whether ``name`` is this loader's to try: one it :func:`claims`, or a file that may
-    be a checkpoint."""
-    return claims(name) or Path(name).is_file()
+    """Whether ``name`` is this loader's to try: one that :func:`training.shipped.claims`,
+    or a file that may be a checkpoint."""
+    return shipped.claims(name) or Path(name).is_file()
 
 
 class CheckpointLoader:

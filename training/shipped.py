@@ -82,6 +82,17 @@ def is_dated(name: str) -> bool:
     return match is not None and match["name"] in RULES
 
 
+def claims(name: str) -> bool:
+    """Whether ``name`` can only be a big2 checkpoint, so that its loader (the
+    ``big2.agent_loaders`` plugin, :mod:`training.loader`) raises for it rather than pass
+    it on: a shipped agent (``trained``, ``trained@2026-11-24``) or a ``.pt`` file's name.
+
+    >>> claims("trained"), claims("mine.pt"), claims("heuristic")
+    (True, True, False)
+    """
+    return name in FILES or is_dated(name) or name.endswith(".pt")
+
+
 def find(name: str) -> Shipped:
     """The shipped agent ``name`` (``NAME`` or ``NAME@YYYY-MM-DD``); an unknown day
     raises :class:`LookupError` listing the days there are."""
