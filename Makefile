@@ -20,11 +20,11 @@ $(STAMP): pyproject.toml
 # on processes they start (training members, study cells, Chromium, Ray), and with one
 # worker a core the cores stood idle a quarter of the time (2 cores, AMD EPYC,
 # 2026-12-02: 2 workers 618 s of pytest for 890 CPU seconds, 3 workers 506 s, none idle)
-# (TEST_WORKERS=0: one process);
-# the lab's tests run by `make lab-test`
+# (TEST_WORKERS=0: one process); the 15 slowest tests are listed at the end, so that a CI log
+# shows where the 10 minutes go; the lab's tests run by `make lab-test`
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); n=$$((n + 1)); [ $$n -gt 5 ] && n=5; echo $$n)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=15
 
 # the lab's experiments (lab/README.md): their tests and doctests, apart from make test
 lab-test: $(STAMP)
