@@ -12,6 +12,7 @@ import signal
 import time
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -123,6 +124,19 @@ def test_a_recipe_cut_short_continues_to_the_same_weights_in_processes(tmp_path)
         run_recipe(replace(recipe, seed=1), tmp_path / "cut", export=tmp_path / "other.pt")
     assert [p.stat().st_mtime_ns for p in latest] == stamps
     assert not (tmp_path / "other.pt").exists()
+
+
+def test_a_budget_spent_while_setting_up_still_trains_an_epoch(tmp_path, monkeypatch):
+    """On a busy machine setting up can take longer than a tiny ``--max-minutes``: the
+    call still trains its first stage's first epoch (and stops there), rather than
+    nothing. Here every reading of the recipe's clock is an hour after the last."""
+    hours = iter(range(0, 10**6, 3600))
+    monkeypatch.setattr(recipe_run, "time", SimpleNamespace(monotonic=lambda: next(hours)))
+    recipe = two_epochs(RECIPES["trained"].scaled(TINY))
+    assert not recipe_run.train_member(recipe, tmp_path, 0, max_minutes=1e-4)
+    latest = recipes.stage_dir(tmp_path, recipe, 0, 0) / "latest.pt"
+    assert torch.load(latest, weights_only=True)["epoch"] == 1
+    assert not recipes.stage_dir(tmp_path, recipe, 1, 0).exists()  # nor the next stage
 
 
 @pytest.mark.slow

@@ -92,16 +92,22 @@ def _left(max_minutes: float, start: float) -> float:
 
 
 def train_member(recipe: Recipe, run_dir: Path, member: int, max_minutes: float = 0.0) -> bool:
-    """Train (or continue) ``member``'s stages; whether all are done."""
+    """Train (or continue) ``member``'s stages; whether all are done.
+
+    ``max_minutes`` is checked between stages, never before the first stage a call
+    trains: each stage stops after the epoch past the minutes left, so every call makes
+    an epoch of progress however small its budget, rather than none when setting up
+    (restoring kept stages, a busy machine) took longer than the budget."""
     start = time.monotonic()
     if recipe.start:
         export_start(recipe, run_dir, member)
     finished = kept.restore(recipe, run_dir, member)  # stages kept in the repository
+    trained = False
     for k, stage in enumerate(recipe.stages):
         if k < finished:
             continue
         cfg = recipe.config(k, run_dir, member)
-        if max_minutes and _left(max_minutes, start) <= 1e-6:
+        if trained and max_minutes and _left(max_minutes, start) <= 1e-6:
             return False
         cfg = replace(cfg, max_minutes=_left(max_minutes, start))
         who = f" member {member}" if recipe.members > 1 else ""
@@ -112,6 +118,7 @@ def train_member(recipe: Recipe, run_dir: Path, member: int, max_minutes: float 
         )
         if not _train_stage(cfg):
             return False
+        trained = True
     return True
 
 
