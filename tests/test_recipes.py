@@ -137,6 +137,12 @@ def test_a_budget_spent_while_setting_up_still_trains_an_epoch(tmp_path, monkeyp
     latest = recipes.stage_dir(tmp_path, recipe, 0, 0) / "latest.pt"
     assert torch.load(latest, weights_only=True)["epoch"] == 1
     assert not recipes.stage_dir(tmp_path, recipe, 1, 0).exists()  # nor the next stage
+    # a member that finished with the budget spent: the next one is not started
+    tiny = RECIPES["trained"].scaled(TINY)  # its stages one epoch each
+    one_stage = replace(tiny, stages=tiny.stages[:1])
+    assert run_recipe(one_stage, tmp_path / "two", max_minutes=1e-4) is None
+    assert (recipes.stage_dir(tmp_path / "two", one_stage, 0, 0) / "best.pt").exists()
+    assert not recipes.stage_dir(tmp_path / "two", one_stage, 0, 1).exists()
 
 
 @pytest.mark.slow

@@ -66,8 +66,9 @@ def run_recipe(
     if jobs == 1 or recipe.members == 1:
         start = time.monotonic()
         for member in range(recipe.members):
-            if not train_member(recipe, run_dir, member, _left(max_minutes, start)):
-                return None
+            spent = member > 0 and max_minutes > 0 and _left(max_minutes, start) <= 1e-6
+            if spent or not train_member(recipe, run_dir, member, _left(max_minutes, start)):
+                return None  # as in processes, no member starts once the budget is spent
     elif not train_in_processes(recipe, run_dir, max_minutes, jobs):
         return None
     data = agent_data(recipe, run_dir)
