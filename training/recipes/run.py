@@ -66,9 +66,10 @@ def run_recipe(
     if jobs == 1 or recipe.members == 1:
         start = time.monotonic()
         for member in range(recipe.members):
-            spent = member > 0 and max_minutes > 0 and _left(max_minutes, start) <= 1e-6
-            if spent or not train_member(recipe, run_dir, member, _left(max_minutes, start)):
+            if member and _spent(max_minutes, start):
                 return None  # as in processes, no member starts once the budget is spent
+            if not train_member(recipe, run_dir, member, _left(max_minutes, start)):
+                return None
     elif not train_in_processes(recipe, run_dir, max_minutes, jobs):
         return None
     data = agent_data(recipe, run_dir)
@@ -92,6 +93,11 @@ def _left(max_minutes: float, start: float) -> float:
     return max(max_minutes - (time.monotonic() - start) / 60, 1e-6)
 
 
+def _spent(max_minutes: float, start: float) -> bool:
+    """Whether a budget of ``max_minutes`` (0: none) since ``start`` has run out."""
+    return bool(max_minutes) and _left(max_minutes, start) <= 1e-6
+
+
 def train_member(recipe: Recipe, run_dir: Path, member: int, max_minutes: float = 0.0) -> bool:
     """Train (or continue) ``member``'s stages; whether all are done.
 
@@ -108,7 +114,7 @@ def train_member(recipe: Recipe, run_dir: Path, member: int, max_minutes: float 
         if k < finished:
             continue
         cfg = recipe.config(k, run_dir, member)
-        if trained and max_minutes and _left(max_minutes, start) <= 1e-6:
+        if trained and _spent(max_minutes, start):
             return False
         cfg = replace(cfg, max_minutes=_left(max_minutes, start))
         who = f" member {member}" if recipe.members > 1 else ""
