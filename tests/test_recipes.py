@@ -145,6 +145,35 @@ def test_a_budget_spent_while_setting_up_still_trains_an_epoch(tmp_path, monkeyp
     assert not recipes.stage_dir(tmp_path / "two", one_stage, 0, 1).exists()
 
 
+def test_a_stage_killed_before_its_first_checkpoint_starts_again(tmp_path):
+    """SIGKILL (a machine taken away) before a stage's first checkpoint leaves its
+    config.json and TensorBoard file and nothing to continue: the same command starts the
+    stage again. A stage of other settings, or with a file no run writes, is refused."""
+    tiny = RECIPES["trained"].scaled(TINY)
+    recipe = replace(tiny, stages=tiny.stages[:1])
+
+    def killed(run_dir: Path, seed_change: int = 0) -> Path:
+        cfg = recipe.config(0, run_dir, 0)
+        stage = Path(cfg.run_dir)
+        (stage / "tb").mkdir(parents=True)
+        (stage / "tb" / "events.out.tfevents.1.host").write_bytes(b"")
+        saved = replace(cfg, seed=cfg.seed + seed_change).to_dict()
+        (stage / "config.json").write_text(json.dumps(saved))
+        return stage
+
+    stage = killed(tmp_path / "same")
+    assert recipe_run.train_member(recipe, tmp_path / "same", 0)
+    assert torch.load(stage / "latest.pt", weights_only=True)["epoch"] == 1
+    stage = killed(tmp_path / "other", seed_change=1)
+    with pytest.raises(ValueError, match=r"already holds files \(config.json, tb\)"):
+        recipe_run.train_member(recipe, tmp_path / "other", 0)
+    stage = killed(tmp_path / "mine")
+    (stage / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match=r"also holds notes.txt"):
+        recipe_run.train_member(recipe, tmp_path / "mine", 0)
+    assert (stage / "notes.txt").read_text() == "mine" and (stage / "config.json").exists()
+
+
 @pytest.mark.slow
 def test_a_member_that_fails_stops_the_recipe_saying_why(tmp_path):
     recipe = RECIPES["trained"].scaled(TINY)

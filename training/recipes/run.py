@@ -24,7 +24,7 @@ from big2.evaluation import evaluate
 from big2.players import Agent
 from big2.rules import get as get_rules
 from training import checkpoint, export
-from training.config import Config
+from training.config import RESUME_CHANGES, Config
 from training.loop import figures
 from training.recipes import kept
 from training.recipes.book import (
@@ -38,7 +38,8 @@ from training.recipes.book import (
 )
 from training.recipes.members import train_in_processes
 from training.recipes.ship import is_shipped_place
-from training.train import resume_or_start, train
+from training.rundir import RunDirectory
+from training.train import other_settings, resume_or_start, train
 
 
 def run_recipe(
@@ -149,8 +150,25 @@ def _train_stage(cfg: Config) -> bool:
     resume = resume_or_start(cfg)
     if resume is not None and resume["env_step"] >= cfg.steps:
         return True
-    state = train(cfg, resume)
+    state = train(cfg, resume, overwrite=resume is None and _killed_unsaved(cfg))
     return state.env_step >= cfg.steps
+
+
+def _killed_unsaved(cfg: Config) -> bool:
+    """Whether ``cfg``'s stage directory holds a run of ``cfg``'s settings that was killed
+    before its first checkpoint (SIGKILL, a machine taken away: no handler could clean up).
+    It holds nothing to continue, so the stage starts again over it; :func:`train`'s
+    ``overwrite`` still refuses a file no run writes. A stage of other settings is left
+    to :func:`train`'s refusal, which names the directory."""
+    directory = RunDirectory(cfg.run_dir)
+    config = directory.path / "config.json"
+    if directory.checkpointed or not config.is_file():
+        return False
+    try:
+        saved = Config.from_dict(json.loads(config.read_text()))
+    except (OSError, TypeError, ValueError):  # cut short, or of another version
+        return False
+    return not other_settings(saved, cfg, but={"run_dir", "init", *RESUME_CHANGES})
 
 
 def agent_data(recipe: Recipe, run_dir: Path) -> dict[str, Any]:
