@@ -84,6 +84,24 @@ def test_a_run_directory_that_holds_a_run_is_refused_unless_overwritten(tmp_path
     assert sorted(p.name for p in run.iterdir()) == ["latest.pt"]
 
 
+def test_a_run_killed_before_its_first_checkpoint_is_refused_with_overwrite_as_the_remedy(
+    tmp_path,
+):
+    """SIGKILL before the first checkpoint leaves config.json and tb/ and nothing to resume:
+    the refusal says --overwrite, not --resume; with a file no run writes, both."""
+    run = tmp_path / "run"
+    (run / "tb").mkdir(parents=True)
+    (run / "config.json").write_text("{}")
+    cfg = Config(**{**SMALL, "run_dir": str(run)})
+    with pytest.raises(ValueError, match=r"\(config.json, tb\); pass --overwrite to start") as e:
+        train(cfg)
+    assert "--resume" not in str(e.value)
+    (run / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match=r"pass --resume .* or --overwrite"):
+        train(cfg)
+    assert sorted(p.name for p in run.iterdir()) == ["config.json", "notes.txt", "tb"]
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="this torch has CUDA and a GPU")
 def test_device_cuda_without_cuda_is_refused_before_the_run(tmp_path):
     said = r"--device cuda: this torch \(.*\) has no CUDA .*; use --device cpu or auto$"

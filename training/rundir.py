@@ -11,7 +11,9 @@ A run writes ``config.json``, ``tb/`` (TensorBoard event files), ``latest.pt``,
   holding anything else (naming what it found), and it refuses the current directory,
   a parent of it, a home directory, a repository root and the file-system root;
 - a new run that stops before its first checkpoint (a crash, Ctrl-C, SIGTERM) removes
-  what it wrote, so the same command can simply be run again;
+  what it wrote, so the same command can simply be run again; one killed there (SIGKILL,
+  the machine lost) leaves it, and is refused with ``--overwrite`` as the remedy, since
+  there is nothing for ``--resume`` to continue;
 - a directory that cannot be written in (read-only, immutable, no permission) is refused
   before the run starts (:func:`training.lock.locked`), and so is a resume on a disk
   without room for the run's next checkpoint.
@@ -103,9 +105,13 @@ class RunDirectory:
         if not held:
             return
         if not overwrite:
+            if self.checkpointed or self.foreign():
+                remedy = f"--resume {self.path} to continue that run or --overwrite to replace it"
+            else:  # killed (SIGKILL, the machine lost) before the run's first checkpoint
+                remedy = "--overwrite to start again: a run stopped before its first checkpoint"
             raise RunDirError(
-                f"run directory {self.path} already holds files ({', '.join(held[:6])}); pass "
-                f"--resume {self.path} to continue that run or --overwrite to replace it"
+                f"run directory {self.path} already holds files ({', '.join(held[:6])}); "
+                f"pass {remedy}"
             )
         foreign = self.foreign()
         if foreign:
