@@ -164,7 +164,7 @@ def test_a_stage_killed_before_its_first_checkpoint_starts_again(tmp_path):
     stage = killed(tmp_path / "same")
     assert recipe_run.train_member(recipe, tmp_path / "same", 0)
     assert torch.load(stage / "latest.pt", weights_only=True)["epoch"] == 1
-    stage = killed(tmp_path / "other", seed_change=1)
+    killed(tmp_path / "other", seed_change=1)
     with pytest.raises(ValueError, match=r"already holds files \(config.json, tb\)"):
         recipe_run.train_member(recipe, tmp_path / "other", 0)
     stage = killed(tmp_path / "mine")

@@ -93,6 +93,11 @@ def train(cfg: Config, resume: dict[str, Any] | None = None, overwrite: bool = F
     return state
 
 
+# the settings in which a run's saved config may differ from the config continuing it:
+# what a resume may change, where it runs and what it started from (resume_or_start)
+MAY_CHANGE_ON_RESUME = ("run_dir", "init", *RESUME_CHANGES)
+
+
 def resume_or_start(cfg: Config, keep: Collection[str] = ()) -> dict[str, Any] | None:
     """The checkpoint that ``cfg``'s run continues from, or None: it starts.
 
@@ -126,7 +131,7 @@ def resume_or_start(cfg: Config, keep: Collection[str] = ()) -> dict[str, Any] |
         saved = Config.from_dict(data["config"])
     except (TypeError, ValueError) as e:  # ValueError: a removed option (config.REMOVED)
         raise ValueError(f"{latest} holds a run this version cannot continue: {e}") from None
-    may_change = {"run_dir", "init", *RESUME_CHANGES} - set(keep)
+    may_change = set(MAY_CHANGE_ON_RESUME) - set(keep)
     differ = other_settings(saved, cfg, but=may_change)
     if differ:
         settings = "; ".join(f"{k}: {a!r} there, {b!r} here" for k, (a, b) in differ.items())

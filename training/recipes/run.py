@@ -24,7 +24,7 @@ from big2.evaluation import evaluate
 from big2.players import Agent
 from big2.rules import get as get_rules
 from training import checkpoint, export
-from training.config import RESUME_CHANGES, Config
+from training.config import Config
 from training.loop import figures
 from training.recipes import kept
 from training.recipes.book import (
@@ -39,7 +39,7 @@ from training.recipes.book import (
 from training.recipes.members import train_in_processes
 from training.recipes.ship import is_shipped_place
 from training.rundir import RunDirectory
-from training.train import other_settings, resume_or_start, train
+from training.train import MAY_CHANGE_ON_RESUME, other_settings, resume_or_start, train
 
 
 def run_recipe(
@@ -168,7 +168,7 @@ def _killed_unsaved(cfg: Config) -> bool:
         saved = Config.from_dict(json.loads(config.read_text()))
     except (OSError, TypeError, ValueError):  # cut short, or of another version
         return False
-    return not other_settings(saved, cfg, but={"run_dir", "init", *RESUME_CHANGES})
+    return not other_settings(saved, cfg, but=MAY_CHANGE_ON_RESUME)
 
 
 def agent_data(recipe: Recipe, run_dir: Path) -> dict[str, Any]:
