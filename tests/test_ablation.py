@@ -10,10 +10,12 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 from training_helpers import FORMER_SETS
 
 from big2.evaluation.stats import normal_ci, t95, t_ci
@@ -352,11 +354,21 @@ def test_the_oracle_actor_is_only_for_studies():
 # ------------------------------------------------------------------ tiny studies end to end
 
 
-@pytest.fixture(scope="module")
-def tiny_study(tmp_path_factory):
-    root = tmp_path_factory.mktemp("study")
-    main(study_args(root))
-    return root
+@pytest.fixture
+def tiny_study(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[Path]:
+    """One tiny study for the whole session, trained by the first test that asks for it.
+
+    Every xdist worker shares it (it trained once per worker before, up to three times a
+    suite); a test holds its lock throughout, since some take a cell apart and redo it.
+    """
+    base = tmp_path_factory.getbasetemp()
+    shared = base if worker_id == "master" else base.parent  # gwN's folders sit in it
+    root = shared / "tiny-study"
+    with FileLock(str(shared / "tiny-study.lock")):
+        if not (shared / "tiny-study.trained").exists():  # not in root: a foreign file
+            main(study_args(root))
+            (shared / "tiny-study.trained").touch()
+        yield root
 
 
 def rows(root: Path) -> list[dict[str, str]]:
