@@ -355,19 +355,17 @@ def test_the_oracle_actor_is_only_for_studies():
 
 
 @pytest.fixture
-def tiny_study(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[Path]:
+def tiny_study(shared_tmp: Path) -> Iterator[Path]:
     """One tiny study for the whole session, trained by the first test that asks for it.
 
     Every xdist worker shares it (it trained once per worker before, up to three times a
     suite); a test holds its lock throughout, since some take a cell apart and redo it.
     """
-    base = tmp_path_factory.getbasetemp()
-    shared = base if worker_id == "master" else base.parent  # gwN's folders sit in it
-    root = shared / "tiny-study"
-    with FileLock(str(shared / "tiny-study.lock")):
-        if not (shared / "tiny-study.trained").exists():  # not in root: a foreign file
+    root = shared_tmp / "tiny-study"
+    with FileLock(str(shared_tmp / "tiny-study.lock")):
+        if not (shared_tmp / "tiny-study.trained").exists():  # not in root: a foreign file
             main(study_args(root))
-            (shared / "tiny-study.trained").touch()
+            (shared_tmp / "tiny-study.trained").touch()
         yield root
 
 

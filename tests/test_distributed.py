@@ -91,11 +91,10 @@ def ray_processes() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def one_instance(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def one_instance(shared_tmp: Path) -> Iterator[None]:
     """Hold the lock on Ray instances (a file in the session's temporary folder, which
     every xdist worker shares) for this worker's tests of the module."""
-    shared = tmp_path_factory.getbasetemp().parent  # gwN's folders sit side by side in it
-    with FileLock(str(shared / "ray-instance.lock")):
+    with FileLock(str(shared_tmp / "ray-instance.lock")):
         yield
 
 
