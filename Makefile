@@ -38,11 +38,13 @@ train: $(STAMP)
 	$(BIN)/python -m training.train --steps 200000 --epoch-steps 50000 \
 		--run-dir runs/quick --overwrite
 
-# the shipped agents from scratch (training.recipes; docs/training.md): one recipe after the
-# other, each training its two members side by side, one core each (about 1 1/2 and 2 hours)
-# into runs/recipes/NAME, then shipped: --ship copies the finished run's agent over
+# the shipped agents by their recipes (training.recipes; docs/training.md): one recipe after
+# the other, each training its two members side by side, one core each, into
+# runs/recipes/NAME, then shipped: --ship copies the finished run's agent over
 # training/agents/NAME.pt (keeping the one it replaces in the run directory); run again to
-# continue after an interruption
+# continue after an interruption. trained trains from scratch (about 1 1/2 hours);
+# trained-charlesworth continues from its stages kept in training/recipes/stages (all eight
+# are finished there, so it exports and reports: minutes; from its start, about 8 hours)
 agents: $(STAMP)
 	$(BIN)/python -m training.recipes trained
 	$(BIN)/python -m training.recipes trained --ship

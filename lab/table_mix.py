@@ -2,10 +2,11 @@
 ``python -m lab.table_mix --arm recipe`` and ``--arm predecessor``, side by side.
 
 Each arm continues the same candidate member where a finished stage of its recipe left it
-(by default ``population-charlesworth`` member 0 after stage 4, from its run directory,
-``runs/recipes/NAME``) for ``--steps`` decisions, evaluating every ``--epoch-steps`` on
-the validation deals. ``recipe`` is the recipe's own next stage (a fifth of its tables
-self-play, three in twenty the predecessor: about 9% of the learner's decisions);
+(by default ``trained-charlesworth``, the candidate ``population-charlesworth`` that
+shipped, member 0 after stage 4, from its run directory ``runs/recipes/NAME``) for
+``--steps`` decisions, evaluating every ``--epoch-steps`` on the validation deals.
+``recipe`` is the recipe's own next stage (a fifth of its tables self-play, three in
+twenty the predecessor: about 9% of the learner's decisions);
 ``predecessor`` puts the predecessor at eight tables in twenty, taken from self-play,
 past selves and heuristic players (about 28% of the decisions). Everything else (seed,
 learning rate, collections, snapshots) is the recipe's stage. Each arm's run directory
@@ -75,7 +76,7 @@ def arm_config(args: argparse.Namespace) -> Config:
 def main(argv: list[str] | None = None) -> None:
     parser = command("python -m lab.table_mix", __doc__)
     parser.add_argument("--arm", choices=ARMS, required=True)
-    parser.add_argument("--recipe", default="population-charlesworth", choices=sorted(BOOK))
+    parser.add_argument("--recipe", default="trained-charlesworth", choices=sorted(BOOK))
     parser.add_argument("--stage", type=int, default=4, help="the stage finished (from 1)")
     parser.add_argument("--member", type=int, default=0)
     parser.add_argument("--recipe-dir", type=Path, help="the recipe's run directory")

@@ -56,6 +56,8 @@ def test_a_recipe_starts_from_the_weights_its_seed_gave_the_shipped_agents(tmp_p
 @pytest.mark.parametrize("name", sorted(RECIPES))
 def test_each_recipe_trains_evaluates_and_exports_an_agent_that_plays(name, tmp_path):
     recipe = RECIPES[name].scaled(TINY)
+    # two stages show the hand-off (the population recipe's eight are alike)
+    recipe = replace(recipe, stages=recipe.stages[:2])
     report = run_recipe(recipe, tmp_path / "run", export=tmp_path / "agent.pt")
     assert report is not None and report["seed"] == recipes.REPORT_SEED
     assert [r["opponent"] for r in report["results"]] == list(recipes.REPORT_OPPONENTS)
@@ -69,10 +71,15 @@ def test_each_recipe_trains_evaluates_and_exports_an_agent_that_plays(name, tmp_
     assert len(members) == recipe.members == 2 and isinstance(agent.net, Ensemble)
     assert [m["seed"] for m in members] == [1, 1001]  # their last stage's (the second)
     assert [Path(m["run_dir"]).parent.name for m in members] == ["member0", "member1"]
-    # every stage after the first started from the one before
+    # the first stage starts from scratch or the start's member, every other one from the
+    # stage before (its networks that the stage names)
     for m in range(recipe.members):
         configs = [recipe.config(k, tmp_path / "run", m) for k in range(len(recipe.stages))]
-        assert configs[0].init == "" and all(c.init.endswith("best.pt") for c in configs[1:])
+        start = str(recipes.start_file(tmp_path / "run", recipe, m)) if recipe.start else ""
+        assert configs[0].init == start
+        assert configs[1].init.endswith(
+            f"stage1-{recipe.stages[0].name}/{recipe.stages[1].start}.pt"
+        )
 
 
 def two_epochs(recipe: recipes.Recipe) -> recipes.Recipe:

@@ -148,9 +148,10 @@ def test_the_command_keeps_nothing_of_a_trial(capsys):
     assert "--keep keeps the recipe's own finished stages" in capsys.readouterr().err
 
 
-def test_the_candidates_continue_their_stages_latest_networks():
-    for name in recipes.CANDIDATES:
-        recipe = recipes.CANDIDATES[name]
+def test_the_population_recipes_continue_their_stages_latest_networks():
+    populations = [r for r in recipes.BOOK.values() if r.stages[0].name == "population"]
+    assert {r.name for r in populations} == {"population", "trained-charlesworth"}
+    for recipe in populations:
         assert len(recipe.stages) > 1 and all(s.start == "latest" for s in recipe.stages)
         configs = [recipe.config(k, Path("runs/x")) for k in range(len(recipe.stages))]
         assert all(c.init.endswith(f"stage{k}-population/latest.pt") for k, c in

@@ -205,7 +205,7 @@ def test_recipe_flag_starts_from_the_recipes_first_stage(tmp_path, capsys):
     assert "--recipe" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--recipe", "nonesuch", "--run-dir", str(tmp_path / "run")])
-    book = "'population', 'population-charlesworth', 'trained', 'trained-charlesworth'"
+    book = "'population', 'trained', 'trained-charlesworth'"
     assert f"invalid choice: 'nonesuch' (choose from {book})" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
 

@@ -201,27 +201,6 @@ TABLES = Stage(
     },
 )
 
-# CHARLESWORTH's stages since 2026-11-28: the same ten million decisions, split 5 + 5.
-# Its members' best self-play epochs were the 5th and 3rd of 8, and at fixed tables they
-# still rose at 2M (0.593, 0.581 mean win share on the validation deals) and went on
-# rising to 0.616 and 0.606 at 5M (docs/training.md, "A longer second stage"). A run's
-# last epoch stops at its budget: 5,015,000 lets the members' fifth self-play epochs run
-# whole, as in the 8M stage (so stage 1 trains its networks bit for bit), and 5,050,000
-# was meant to do the same for the tenth epoch at fixed tables, but the runs measured
-# had been resumed from a 2M stage whose fourth epoch stopped at 2M, so from scratch the
-# stage trains other networks from its fourth epoch on (those shipped).
-SHORT_SELF_PLAY = replace(SELF_PLAY, settings={**SELF_PLAY.settings, "steps": 5_015_000})
-LONG_TABLES = replace(TABLES, settings={**TABLES.settings, "steps": 5_050_000})
-
-# Two members, side by side on two cores, played as their ensemble: on the validation
-# deals the pair beat either member alone (docs/training.md, "The recipes' steps").
-RECIPES = {
-    "trained": Recipe("trained", "standard", (SELF_PLAY, TABLES), members=2),
-    "trained-charlesworth": Recipe(
-        "trained-charlesworth", "charlesworth", (SHORT_SELF_PLAY, LONG_TABLES), members=2
-    ),
-}
-
 
 def population(current: str, former: str, steps: int) -> Stage:
     """One stage at tables drawn for each game from a population (``docs/training.md``,
@@ -270,31 +249,41 @@ def population(current: str, former: str, steps: int) -> Stage:
 # candidates in stages").
 POPULATION_STAGES, POPULATION_STEPS = 8, 4_000_000
 
-# The candidates for the next shipped agents: each member starts from the matching member
-# of the shipped agent it may succeed (named by the day it shipped, so that the recipe
-# keeps its start when that agent is replaced).
-CANDIDATES = {
-    "population": Recipe(
-        "population",
-        "standard",
-        (population("trained@2026-11-28", "trained@2026-11-27", POPULATION_STEPS),)
-        * POPULATION_STAGES,
-        members=2,
-        start="trained@2026-11-28",
-    ),
-    "population-charlesworth": Recipe(
-        "population-charlesworth",
+
+def population_recipe(name: str, rules: str, current: str, former: str) -> Recipe:
+    """The recipe of :data:`POPULATION_STAGES` :func:`population` stages whose two members
+    start from the matching members of ``current`` (a shipped agent's dated name, so that
+    the recipe keeps its start when that agent is replaced), the agent it is to succeed;
+    ``former`` is the one before.
+
+    >>> recipe = population_recipe("mine", "standard", "trained@2026-11-28", "trained@2026-11-27")
+    >>> len(recipe.stages), recipe.steps, recipe.start
+    (8, 32000000, 'trained@2026-11-28')
+    """
+    stage = population(current, former, POPULATION_STEPS)
+    return Recipe(name, rules, (stage,) * POPULATION_STAGES, members=2, start=current)
+
+
+# Two members, side by side on two cores, played as their ensemble: on the validation
+# deals the pair beat either member alone (docs/training.md, "The recipes' steps").
+RECIPES = {
+    "trained": Recipe("trained", "standard", (SELF_PLAY, TABLES), members=2),
+    # since 2026-12-03: the population's recipe, which beat the agent it starts from,
+    # trained-charlesworth@2026-11-28, head to head (docs/results.md); that agent's own
+    # recipe (5M decisions of self-play, then 5M at fixed tables, from scratch) is in git
+    # history (docs/training.md, "The recipes' steps")
+    "trained-charlesworth": population_recipe(
+        "trained-charlesworth",
         "charlesworth",
-        (
-            population(
-                "trained-charlesworth@2026-11-28",
-                "trained-charlesworth@2026-11-27",
-                POPULATION_STEPS,
-            ),
-        )
-        * POPULATION_STAGES,
-        members=2,
-        start="trained-charlesworth@2026-11-28",
+        "trained-charlesworth@2026-11-28",
+        "trained-charlesworth@2026-11-27",
+    ),
+}
+
+# The candidate for the next shipped STANDARD agent.
+CANDIDATES = {
+    "population": population_recipe(
+        "population", "standard", "trained@2026-11-28", "trained@2026-11-27"
     ),
 }
 BOOK = {**RECIPES, **CANDIDATES}  # every recipe by name: the shipped agents' and the candidates'

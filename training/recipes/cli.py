@@ -1,18 +1,19 @@
 """Recipes for the shipped agents: ``python -m training.recipes NAME``, then ``NAME --ship``
 (``make agents`` runs both).
 
-A recipe trains one shipped agent from scratch: ``members`` networks alike from
-different seeds, each in stages, every stage a training run (:func:`training.train.train`)
-that starts from the networks of the one before (``--init``). The agent is the last
-stages' best networks, as their ensemble when there are several
+A recipe trains one shipped agent: ``members`` networks alike from different seeds, each
+in stages, every stage a training run (:func:`training.train.train`) that starts from
+the networks of the one before (``--init``), the first from scratch or from a shipped
+agent's members (``trained-charlesworth`` starts from the agent it replaced). The agent
+is the last stages' best networks, as their ensemble when there are several
 (:mod:`training.ensemble`); the recipe evaluates it on deals nothing was chosen on and
 exports it to its run directory's ``agent.pt`` (and to ``--export``, if given). The
 recipes are data, in :mod:`training.recipes.book`; their stages and why they are what
 they are: ``docs/training.md``. The book also holds the candidates' recipes
-(``population``, ``population-charlesworth``): the agents that may succeed the shipped
-ones, each member starting from a shipped agent's member; they train the same way, and
-``--ship`` refuses them (a candidate ships by taking the shipped agent's name in the
-book, once it beats that agent head to head).
+(``population``): the agents that may succeed the shipped ones, each member starting
+from a shipped agent's member; they train the same way, and ``--ship`` refuses them (a
+candidate ships by taking the shipped agent's name in the book, once it beats that
+agent head to head).
 
 Training never writes the shipped agents. ``python -m training.recipes NAME --ship``
 (:mod:`training.recipes.ship`) is the one step that does: it copies the finished run's
