@@ -63,7 +63,7 @@ HISTORY = tuple(
         ("trained-charlesworth@2026-11-24", "5715d8e", "one network, two stages at fixed tables"),
         ("trained-charlesworth@2026-11-27", "0c509ae", "ensemble of two, self-play only"),
         ("trained-charlesworth@2026-11-28", "e1c6744", "ensemble of two, 5M self-play + 5M fixed"),
-        ("trained-charlesworth@2026-12-03", "pending", "ensemble of two, 32M population decisions"),
+        ("trained-charlesworth@2026-12-03", "a31e808", "ensemble of two, 32M population decisions"),
     ]
 )
 
