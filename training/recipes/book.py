@@ -204,7 +204,7 @@ TABLES = Stage(
 
 def population(current: str, former: str, steps: int) -> Stage:
     """One stage at tables drawn for each game from a population (``docs/training.md``,
-    "The candidates"): self-play in every seat at a fifth of the tables (a self-play game
+    "The population recipe"): self-play in every seat at a fifth of the tables (a self-play game
     gives four seats' decisions, any other one, so about half the learner's decisions), and
     at the others the learner in one seat against three of: its past selves drawn by how
     often they beat it (``self``, :mod:`training.pfsp`: a quarter of them), the shipped
