@@ -44,7 +44,7 @@ train: $(STAMP)
 # training/agents/NAME.pt (keeping the one it replaces in the run directory); run again to
 # continue after an interruption. trained trains from scratch (about 1 1/2 hours);
 # trained-charlesworth continues from its stages kept in training/recipes/stages (all eight
-# are finished there, so it exports and reports: minutes; from its start, about 8 hours)
+# are finished there, so it exports and reports: minutes; from its start, 6 1/2 hours)
 agents: $(STAMP)
 	$(BIN)/python -m training.recipes trained
 	$(BIN)/python -m training.recipes trained --ship
