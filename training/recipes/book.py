@@ -203,16 +203,16 @@ TABLES = Stage(
 
 
 def population(current: str, former: str, steps: int) -> Stage:
-    """One stage at tables drawn for each game from a population (``docs/training.md``,
-    "The population recipe"): self-play in every seat at a fifth of the tables (a self-play game
+    """One stage at tables drawn for each game from a population (``docs/training.md``, "The
+    population recipe"): self-play in every seat at a fifth of the tables (a self-play game
     gives four seats' decisions, any other one, so about half the learner's decisions), and
     at the others the learner in one seat against three of: its past selves drawn by how
     often they beat it (``self``, :mod:`training.pfsp`: a quarter of them), the shipped
     agent ``current`` it is to succeed and ``former``, the one before (played greedily, as
     they play in the arena), and scripted players, heuristic ones mostly. Its best epoch is
-    chosen on the validation deals against the scripted players and ``current`` alike.
-    The stages of a recipe continue one another's latest networks: one long run cut into
-    parts that fit a session, each one's networks small enough to keep in the repository
+    chosen on the validation deals against the scripted players and ``current`` alike. The
+    stages of a recipe continue one another's latest networks: one long run cut into parts
+    that fit a session, each one's networks small enough to keep in the repository
     (:mod:`training.recipes.kept`)."""
     tables = (
         *[SELF_ALL] * 4,
